@@ -1,0 +1,99 @@
+# nicsim — top-level build.  `make` builds build/nicsim; `make run` and
+# `make test` install what is missing (as root), build and run.
+SHELL := /bin/bash
+BUILD ?= build
+CC ?= cc
+CXX ?= g++
+SAN ?=
+OPT ?= -O2
+CFLAGS_COMMON := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Wall -Wextra -g $(OPT) $(SAN)
+CFLAGS += $(CFLAGS_COMMON) -MMD -MP
+LDLIBS := -lpcap -linih -lcjson -lm
+TEST_LDLIBS := -lcunit $(LDLIBS)
+
+# Debian packages the build and tests need (see README "Dependencies").
+DEB_PKGS := build-essential verilator libpcap-dev libcunit1-dev libinih-dev libcjson-dev
+DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
+
+# ---- sources --------------------------------------------------------------
+# Everything but main.c and the C++ RTL wrapper: linked into nicsim and into tests.
+MODEL_SRCS  := $(wildcard models/*.c)
+DRIVER_SRCS := $(wildcard driver/*.c driver/e1000/*.c driver/apps/*.c)
+SIM_SRCS    := $(filter-out sim/main.c,$(wildcard sim/*.c))
+LIB_SRCS    := $(MODEL_SRCS) $(DRIVER_SRCS) $(SIM_SRCS)
+LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+TEST_RUNNER := testbench/unit/gtest_cunit.c
+UNIT_TESTS  := $(patsubst testbench/unit/test_%.c,$(BUILD)/tests/test_%,$(wildcard testbench/unit/test_*.c))
+RTL_TESTS   := $(patsubst testbench/rtl/test_%.c,$(BUILD)/tests/rtl_%,$(wildcard testbench/rtl/test_*.c))
+
+# ---- Verilated RTL --------------------------------------------------------
+VERILATOR ?= verilator
+VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+RTL_SRCS := $(wildcard rtl/*.v)
+RTL_TOP := nic82546
+VL_DIR := $(BUILD)/verilated
+VL_FLAGS := --cc --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
+            --noassert -Mdir $(VL_DIR) --prefix Vnic82546
+VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) -g
+VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
+RTL_LIB := $(VL_DIR)/Vnic82546__ALL.a $(BUILD)/obj/sim/nic_rtl.o $(VL_RUNTIME)
+
+.PHONY: all deps run test unit rtl-tests lint bench clean
+all: $(BUILD)/nicsim
+
+deps:
+	@if [ -n "$(strip $(DEB_CHECK))" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "nicsim: installing $(DEB_CHECK)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_CHECK)) || exit 1; \
+	  else \
+	    echo "nicsim: missing Debian packages; run as root:"; \
+	    echo "  apt-get update && apt-get install -y --no-install-recommends $(DEB_CHECK)"; exit 1; \
+	  fi; fi
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# Verilator's runtime: compiled once per tree.
+$(BUILD)/vlrt/%.o: $(VL_ROOT)/include/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
+
+$(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS)
+	@mkdir -p $(VL_DIR)
+	$(VERILATOR) $(VL_FLAGS) $(RTL_SRCS)
+	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
+	  OPT_FAST="-O3" OPT_SLOW="-O1" OPT_GLOBAL="-O3" CXXFLAGS="$(SAN) -g"
+
+$(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
+
+$(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(LIB_OBJS) $(RTL_LIB)
+	$(CXX) $(SAN) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $(LIB_OBJS) $(RTL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -c $< -o $@.o
+	$(CC) $(CFLAGS_COMMON) -c $(TEST_RUNNER) -o $@.runner.o
+	$(CXX) $(SAN) -o $@ $@.o $@.runner.o $(LIB_OBJS) $(RTL_LIB) $(TEST_LDLIBS)
+
+$(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(LIB_OBJS) $(RTL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -c $< -o $@.o
+	$(CC) $(CFLAGS_COMMON) -c testbench/rtl/rtl_harness.c -o $@.harness.o
+	$(CC) $(CFLAGS_COMMON) -c $(TEST_RUNNER) -o $@.runner.o
+	$(CXX) $(SAN) -o $@ $@.o $@.harness.o $@.runner.o $(LIB_OBJS) $(RTL_LIB) $(TEST_LDLIBS)
+
+unit: $(UNIT_TESTS)
+rtl-tests: $(RTL_TESTS)
+
+lint:
+	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

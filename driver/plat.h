@@ -1,0 +1,67 @@
+/* The platform interface: everything the driver core and the apps may use of
+ * the machine they run on.  The driver core includes this header and nothing
+ * of the simulator.  Two backends implement it: driver/plat_sim.c (the
+ * simulator: every call is charged to the CPU cost model and keeps CPU and
+ * device time in order) and, later, a Linux user-space backend (volatile
+ * loads/stores, real barriers, __builtin_prefetch, TSC time).
+ *
+ * Shared memory (descriptor rings, packet buffers) is touched only through
+ * the plat_mem_* accessors: in the simulator a read of device-written memory
+ * first brings every device up to the CPU's local time, so the CPU sees
+ * exactly what a real CPU would see at that instant. */
+#ifndef NICSIM_PLAT_H
+#define NICSIM_PLAT_H
+#include <stdint.h>
+#include <stddef.h>
+
+/* One PCI function (BAR0 + DMA) as seen by one CPU. */
+struct plat_dev;
+
+/* ---- MMIO (BAR0, 32-bit registers) ---- */
+/* Non-posted: the CPU waits for the whole bus round trip. */
+uint32_t plat_read32(struct plat_dev *d, uint32_t reg);
+/* Posted: the CPU pays the issue cost; the write reaches the device later. */
+void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val);
+
+/* ---- DMA-able memory ---- */
+/* Zeroed memory that the device can reach at *bus_addr; NULL when out of memory. */
+void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bus_addr);
+
+/* ---- shared-memory accessors ---- */
+uint64_t plat_mem_read64(struct plat_dev *d, const void *p);
+void plat_mem_write64(struct plat_dev *d, void *p, uint64_t v);
+/* Copy n bytes into DMA memory (packet contents written by the CPU). */
+void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n);
+/* Copy n bytes out of DMA memory (packet contents read by the CPU). */
+void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n);
+
+/* ---- ordering and caches ---- */
+void plat_wmb(struct plat_dev *d);   /* stores to DMA memory before a later MMIO write */
+void plat_rmb(struct plat_dev *d);   /* a DD read before the reads of what it guards */
+void plat_mb(struct plat_dev *d);
+void plat_prefetch(struct plat_dev *d, const void *p);
+
+/* ---- named costs: work the model charges (buffer alloc, pktgen per-packet work) ----
+ * plat_cost_id() resolves a name once; an unknown name is reported by the
+ * backend and costs nothing. */
+typedef int plat_cost;
+plat_cost plat_cost_id(struct plat_dev *d, const char *name);
+void plat_charge(struct plat_dev *d, plat_cost c);
+
+/* Count one packet of work for the per-packet cost report. */
+void plat_count_packets(struct plat_dev *d, uint64_t n);
+
+/* ---- interrupts and time ---- */
+/* Wait until the function's interrupt line is asserted or timeout_ns has
+ * passed; 1 = interrupt (entry cost charged), 0 = timeout. */
+int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns);
+/* Wait without doing anything (a delay loop, a poll interval). */
+void plat_delay_ns(struct plat_dev *d, uint64_t ns);
+/* The CPU's current time in nanoseconds. */
+uint64_t plat_now_ns(struct plat_dev *d);
+
+/* Report a driver-level event (e.g. "tx hang") to the backend's log. */
+void plat_log(struct plat_dev *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif
