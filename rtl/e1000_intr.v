@@ -1,0 +1,52 @@
+// Interrupt causes, mask and throttling of one 82546 function.
+//
+// ICR collects causes (a read returns and clears them; a write of 1s clears
+// bits; ICS sets them).  IMS/IMC set and clear the mask.  The interrupt line
+// is level: asserted while (ICR & IMS) != 0, but (SDM 13.4.18) no sooner than
+// ITR x 256 ns after the previous assertion; ITR = 0 turns throttling off.
+module e1000_intr (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [31:0] cause_set,     // hardware causes this cycle
+    input  wire        icr_read,      // ICR is being read: clear what it returns
+    input  wire        icr_wr,        // write-1-to-clear
+    input  wire        ics_wr,
+    input  wire        ims_wr,
+    input  wire        imc_wr,
+    input  wire [31:0] wdata,
+    input  wire        itr_wr,
+    input  wire [15:0] tick,          // 256 ns ticks since the previous edge
+    output reg  [31:0] icr,
+    output reg  [31:0] ims,
+    output reg  [15:0] itr,
+    output reg         irq,
+    output wire [15:0] next_timer,    // ticks until an interrupt held back by ITR may fire
+    output wire        busy
+);
+    reg  [15:0] itr_cnt;              // ticks until the next assertion is allowed
+    wire        pending = (icr & ims) != 32'd0;
+    wire [15:0] cnt_now = (itr_cnt > tick) ? itr_cnt - tick : 16'd0;
+    wire        fire    = pending && !irq && cnt_now == 16'd0;
+
+    assign busy       = fire || (irq && !pending);
+    assign next_timer = (pending && !irq && itr_cnt != 0) ? itr_cnt : 16'hFFFF;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            icr <= 0; ims <= 0; itr <= 0; irq <= 0; itr_cnt <= 0;
+        end else begin
+            icr <= (icr & ~(icr_read ? icr : 32'd0) & ~(icr_wr ? wdata : 32'd0))
+                 | cause_set | (ics_wr ? wdata : 32'd0);
+            if (ims_wr) ims <= ims | wdata;
+            else if (imc_wr) ims <= ims & ~wdata;
+            if (itr_wr) itr <= wdata[15:0];
+            itr_cnt <= cnt_now;
+            if (fire) begin
+                irq <= 1'b1;
+                itr_cnt <= itr;
+            end else if (irq && !pending) begin
+                irq <= 1'b0;
+            end
+        end
+    end
+endmodule

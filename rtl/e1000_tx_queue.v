@@ -1,0 +1,310 @@
+// Transmit descriptor engine of one 82546 port (legacy descriptors).
+//
+// A 64-entry on-chip descriptor cache holds, in ring order:
+//   [rel .. done)   processed descriptors waiting for write-back (n_wb)
+//   [done .. proc)  descriptors whose data reads are issued (n_iss)
+//   [proc .. fill)  fetched descriptors not yet processed (n_rdy)
+//   [fill .. fetch) descriptors being fetched (n_inf)
+// Fetch (SDM 3.2.4, nic-facts A4): when nothing is left on chip, any
+// descriptors the tail makes available are fetched at once; otherwise a
+// prefetch starts when the on-chip count is below PTHRESH, at least HTHRESH
+// descriptors wait in host memory and no other DMA is pending.  The engine
+// never fetches past the tail or across the ring end (the next fetch starts
+// at index 0).  Write-back (SDM 3.4): WTHRESH = 0 writes the status dword of
+// each RS descriptor as soon as it is processed; WTHRESH > 0 ("bursting")
+// accumulates descriptors from an RS descriptor onward and writes them back
+// whole once WTHRESH are done, or when TIDV/TADV expire.  TXDW is raised at
+// write-back, or when TIDV/TADV expire for descriptors with IDE.
+//
+// DMA priority on the port: write-back, fetch into an empty cache, packet
+// data, prefetch.  Decisions are combinational; the request is registered.
+module e1000_tx_queue #(
+    parameter AW = 16
+) (
+    input  wire          clk,
+    input  wire          rst,
+    // registers
+    input  wire          en,             // TCTL.EN
+    input  wire [63:0]   tdba,
+    input  wire [15:0]   ring_size,      // descriptors (TDLEN / 16, multiple of 8); 0 = no ring
+    input  wire [15:0]   tdt,
+    input  wire          tdh_wr,
+    input  wire [15:0]   tdh_val,
+    input  wire [5:0]    pthresh,
+    input  wire [5:0]    hthresh,
+    input  wire [5:0]    wthresh,
+    input  wire          gran,
+    input  wire [15:0]   tidv,
+    input  wire [15:0]   tadv,
+    input  wire [15:0]   tick,           // 256 ns ticks elapsed since the previous edge
+    output wire [15:0]   tdh,
+    // packet buffer
+    input  wire [AW:0]   size_bytes,
+    input  wire [AW:0]   free_bytes,
+    input  wire          tag_free,
+    input  wire [3:0]    next_tag,
+    output wire          issue_valid,
+    output wire          issue_dma,
+    output wire [15:0]   issue_len,
+    output wire          issue_eop,
+    output wire          issue_ifcs,
+    output wire          issue_drop,
+    input  wire          frag_done,
+    // descriptor fetch completions (tag DESC_TAG)
+    input  wire          dcpl_valid,
+    input  wire [63:0]   dcpl_data,
+    // DMA request port
+    output reg           req_valid,
+    output reg           req_write,
+    output reg  [4:0]    req_tag,
+    output reg  [63:0]   req_addr,
+    output reg  [15:0]   req_len,
+    input  wire          req_ready,
+    output reg           wvalid,
+    output reg  [63:0]   wdata,
+    output reg           wlast,
+    // interrupt causes and scheduling hints
+    output reg           txdw_set,
+    output reg           txqe_set,
+    output wire [15:0]   next_timer,     // ticks to the earliest running timer; 16'hFFFF none
+    output wire          busy
+);
+    localparam [4:0] DESC_TAG = 5'h10;
+
+    reg [127:0] cache [0:63];
+    reg [15:0]  rel_idx, fetch_idx;
+    reg [5:0]   rel_slot;
+    reg [6:0]   n_wb, n_iss, n_rdy, n_inf;
+    reg         f_busy;           // a descriptor fetch is outstanding
+    reg [7:0]   f_left;           // beats still to arrive
+    reg         f_half;           // the first quadword of a descriptor has arrived
+    reg [63:0]  f_q0;
+    reg [15:0]  pkt_bytes;        // bytes of the current packet issued so far
+    reg         pkt_drop;         // the current packet does not fit the buffer
+    reg         armed, armed_ide, flush;
+    reg         tidv_run, tadv_run;
+    reg [17:0]  tidv_cnt, tadv_cnt;
+    reg         ws_active;        // streaming write-back data
+    reg [7:0]   ws_left;          // beats left
+    reg         ws_hi;            // next beat is the second quadword
+    reg [5:0]   ws_slot;
+    reg [6:0]   ws_n;             // descriptors in the write being streamed
+    reg         ws_status_only;
+    reg         was_empty;
+
+    // ---------------- ring arithmetic ----------------
+    function [15:0] ring_add(input [15:0] a, input [15:0] n);
+        reg [16:0] s;
+        begin
+            s = {1'b0, a} + {1'b0, n};
+            if (s >= {1'b0, ring_size}) s = s - {1'b0, ring_size};
+            ring_add = s[15:0];
+        end
+    endfunction
+
+    wire [6:0]  occ      = n_wb + n_iss + n_rdy + n_inf;
+    wire [6:0]  space    = 7'd64 - occ;
+    wire        tdt_ok   = en && ring_size != 0 && tdt < ring_size && fetch_idx < ring_size;
+    wire [15:0] avail    = !tdt_ok ? 16'd0 :
+                           (tdt >= fetch_idx) ? tdt - fetch_idx : tdt + ring_size - fetch_idx;
+    wire [15:0] to_end   = ring_size - fetch_idx;
+    wire [15:0] n_a      = (avail < to_end) ? avail : to_end;
+    wire [15:0] n_fetch  = (n_a < {9'd0, space}) ? n_a : {9'd0, space};
+    wire [7:0]  pth      = gran ? {2'b0, pthresh} : {pthresh, 2'b0};   // GRAN=0: 4 descriptors per 64-byte line
+    wire [7:0]  hth      = gran ? {2'b0, hthresh} : {hthresh, 2'b0};
+    wire [6:0]  onchip   = n_rdy + n_inf;
+    wire [15:0] done_idx = ring_add(rel_idx, {9'd0, n_wb});
+
+    wire        port_free = !(req_valid && !req_ready) && !ws_active;
+
+    // ---------------- descriptor at the process pointer ----------------
+    wire [5:0]   proc_slot = rel_slot + n_wb[5:0] + n_iss[5:0];
+    wire [63:0]  pd_addr   = cache[proc_slot][63:0];
+    wire [15:0]  pd_len    = cache[proc_slot][79:64];
+    wire         pd_eop    = cache[proc_slot][88];     // CMD.EOP
+    wire         pd_ifcs   = cache[proc_slot][89];     // CMD.IFCS
+    wire [16:0]  pkt_total = {1'b0, pkt_bytes} + {1'b0, pd_len};
+    wire         pd_drop   = pkt_drop || ({{(AW-16){1'b0}}, pkt_total} > size_bytes);
+    wire         pd_nodma  = pd_drop || pd_len == 16'd0;
+    wire         issue_can = en && n_rdy != 0 && tag_free &&
+                             (pd_nodma || (port_free && free_bytes >= {{(AW-15){1'b0}}, pd_len}));
+
+    // ---------------- descriptor at the release pointer ----------------
+    wire         rd_rs     = cache[rel_slot][91];      // CMD.RS
+    wire         rd_ide    = cache[rel_slot][95];      // CMD.IDE
+    wire         bursting  = wthresh != 6'd0;
+    wire [15:0]  wb_to_end = ring_size - rel_idx;
+    wire [6:0]   wb_n      = ({9'd0, n_wb} <= wb_to_end) ? n_wb : wb_to_end[6:0];
+    // release a descriptor that needs no write-back
+    wire         wb_release = n_wb != 0 && !ws_active && !rd_rs && !armed;
+    // non-burst: status write of one RS descriptor
+    wire         wb_status  = n_wb != 0 && !bursting && rd_rs && port_free;
+    // burst: arm on an RS descriptor, write when WTHRESH are done or on a flush
+    wire         wb_arm     = n_wb != 0 && bursting && rd_rs && !armed && !ws_active;
+    wire         wb_burst   = armed && n_wb != 0 && port_free &&
+                              ({1'b0, n_wb} >= {2'b0, wthresh} || flush);
+
+    wire timer_expire = (tidv_run && tidv_cnt <= {2'b0, tick}) || (tadv_run && tadv_cnt <= {2'b0, tick});
+
+    // ---------------- DMA decisions (one per cycle, by priority) ----------------
+    wire do_wb      = wb_status || wb_burst;
+    wire fetch_ok   = en && !f_busy && n_fetch != 0 && port_free;
+    wire do_fetch0  = !do_wb && fetch_ok && onchip == 0;
+    wire do_issue   = !do_wb && !do_fetch0 && issue_can;
+    wire do_pref    = !do_wb && !do_fetch0 && !do_issue && fetch_ok && pth != 0 &&
+                      {1'b0, onchip} < pth && avail >= {8'd0, hth} && !issue_can && n_wb == 0;
+    wire do_fetch   = do_fetch0 || do_pref;
+
+    assign issue_valid = do_issue;
+    assign issue_dma   = !pd_nodma;
+    assign issue_len   = pd_len;
+    assign issue_eop   = pd_eop;
+    assign issue_ifcs  = pd_ifcs;
+    assign issue_drop  = pd_drop;
+    assign tdh         = done_idx;
+
+    wire [17:0] tidv_m = tidv_run ? tidv_cnt : 18'h3FFFF;
+    wire [17:0] tadv_m = tadv_run ? tadv_cnt : 18'h3FFFF;
+    wire [17:0] tmin   = (tidv_m < tadv_m) ? tidv_m : tadv_m;
+    assign next_timer  = (tmin > 18'h0FFFE) ? 16'hFFFF : tmin[15:0];
+
+    wire q_empty = done_idx == tdt && occ == 0;
+    assign busy = do_wb || do_fetch || do_issue || wb_release || wb_arm || ws_active ||
+                  req_valid || wvalid || txdw_set || txqe_set || timer_expire || (q_empty && !was_empty);
+    // (registered outputs that another block consumes at the next edge count as work)
+
+    wire [63:0] desc_base = tdba + {44'd0, rel_idx, 4'd0};
+
+    always @(posedge clk) begin
+        txdw_set <= 1'b0;
+        txqe_set <= 1'b0;
+        wvalid   <= 1'b0;
+        wlast    <= 1'b0;
+        if (req_valid && req_ready) req_valid <= 1'b0;
+        if (rst || tdh_wr) begin
+            rel_idx <= rst ? 16'd0 : tdh_val;
+            fetch_idx <= rst ? 16'd0 : tdh_val;
+            rel_slot <= 0;
+            n_wb <= 0; n_iss <= 0; n_rdy <= 0; n_inf <= 0;
+            f_busy <= 0; f_left <= 0; f_half <= 0; f_q0 <= 0;
+            pkt_bytes <= 0; pkt_drop <= 0;
+            armed <= 0; armed_ide <= 0; flush <= 0;
+            tidv_run <= 0; tadv_run <= 0; tidv_cnt <= 0; tadv_cnt <= 0;
+            ws_active <= 0; ws_left <= 0; ws_hi <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0;
+            req_valid <= 0; req_write <= 0; req_tag <= 0; req_addr <= 0; req_len <= 0;
+            wdata <= 0;
+            was_empty <= 1'b1;
+        end else begin
+            was_empty <= q_empty;
+            if (q_empty && !was_empty) txqe_set <= 1'b1;
+
+            // ---- timers (256 ns ticks; TIDV/TADV count 1.024 us = 4 ticks) ----
+            if (tidv_run) tidv_cnt <= (tidv_cnt > {2'b0, tick}) ? tidv_cnt - {2'b0, tick} : 18'd0;
+            if (tadv_run) tadv_cnt <= (tadv_cnt > {2'b0, tick}) ? tadv_cnt - {2'b0, tick} : 18'd0;
+            if (timer_expire) begin
+                tidv_run <= 1'b0;
+                tadv_run <= 1'b0;
+                txdw_set <= 1'b1;
+                if (armed) flush <= 1'b1;
+            end
+
+            // ---- descriptor fetch completions: two beats per descriptor ----
+            if (dcpl_valid && f_busy) begin
+                if (!f_half) begin
+                    f_q0 <= dcpl_data;
+                    f_half <= 1'b1;
+                end else begin
+                    cache[rel_slot + occ[5:0] - n_inf[5:0]] <= {dcpl_data, f_q0};
+                    f_half <= 1'b0;
+                end
+                f_left <= f_left - 8'd1;
+                if (f_left == 8'd1) f_busy <= 1'b0;
+            end
+
+            // ---- write-back ----
+            if (wb_release) begin
+                rel_idx <= ring_add(rel_idx, 16'd1);
+                rel_slot <= rel_slot + 6'd1;
+            end
+            if (wb_arm) begin
+                armed <= 1'b1;
+                armed_ide <= rd_ide && tidv != 0;
+            end
+            if ((wb_status || wb_arm) && rd_ide && tidv != 16'd0) begin
+                tidv_run <= 1'b1;
+                tidv_cnt <= {tidv, 2'b00};
+                if (!tadv_run && tadv != 16'd0) begin
+                    tadv_run <= 1'b1;
+                    tadv_cnt <= {tadv, 2'b00};
+                end
+            end
+            if (wb_status) begin
+                req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
+                req_addr <= desc_base + 64'd12; req_len <= 16'd4;
+                ws_active <= 1'b1; ws_left <= 8'd1; ws_slot <= rel_slot; ws_hi <= 1'b1;
+                ws_n <= 7'd1; ws_status_only <= 1'b1;
+                if (!(rd_ide && tidv != 16'd0)) txdw_set <= 1'b1;
+            end
+            if (wb_burst) begin
+                req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
+                req_addr <= desc_base; req_len <= {5'd0, wb_n, 4'd0};
+                ws_active <= 1'b1; ws_left <= {wb_n, 1'b0}; ws_slot <= rel_slot; ws_hi <= 1'b0;
+                ws_n <= wb_n; ws_status_only <= 1'b0;
+                if (!armed_ide) txdw_set <= 1'b1;
+            end
+            // stream the write data once the request has been taken
+            if (ws_active && !(req_valid && !req_ready) && !do_wb) begin
+                wvalid <= 1'b1;
+                if (ws_status_only)
+                    wdata <= {32'd0, cache[ws_slot][127:97], 1'b1};
+                else if (ws_hi)
+                    wdata <= {cache[ws_slot][127:97], 1'b1, cache[ws_slot][95:64]};
+                else
+                    wdata <= cache[ws_slot][63:0];
+                if (ws_hi || ws_status_only) ws_slot <= ws_slot + 6'd1;
+                ws_hi <= !ws_hi;
+                ws_left <= ws_left - 8'd1;
+                if (ws_left == 8'd1) begin
+                    wlast <= 1'b1;
+                    ws_active <= 1'b0;
+                    // release what was written back
+                    rel_idx <= ring_add(rel_idx, {9'd0, ws_n});
+                    rel_slot <= rel_slot + ws_n[5:0];
+                    if (!ws_status_only) begin
+                        armed <= ({1'b0, ws_n} < {1'b0, n_wb}) ? armed : 1'b0;
+                        flush <= ({1'b0, ws_n} < {1'b0, n_wb}) ? flush : 1'b0;
+                    end
+                end
+            end
+
+            // ---- fetch ----
+            if (do_fetch) begin
+                req_valid <= 1'b1; req_write <= 1'b0; req_tag <= DESC_TAG;
+                req_addr <= tdba + {44'd0, fetch_idx, 4'd0};
+                req_len <= {n_fetch[11:0], 4'd0};
+                f_busy <= 1'b1;
+                f_left <= {n_fetch[6:0], 1'b0};
+                fetch_idx <= ring_add(fetch_idx, n_fetch);
+            end
+
+            // ---- issue packet data ----
+            if (do_issue) begin
+                if (!pd_nodma) begin
+                    req_valid <= 1'b1; req_write <= 1'b0; req_tag <= {1'b0, next_tag};
+                    req_addr <= pd_addr; req_len <= pd_len;
+                end
+                pkt_bytes <= pd_eop ? 16'd0 : pkt_total[15:0];
+                pkt_drop  <= pd_eop ? 1'b0 : pd_drop;
+            end
+
+            // ---- counters ----
+            n_inf <= n_inf + (do_fetch ? n_fetch[6:0] : 7'd0)
+                           - ((dcpl_valid && f_busy && f_half) ? 7'd1 : 7'd0);
+            n_rdy <= n_rdy + ((dcpl_valid && f_busy && f_half) ? 7'd1 : 7'd0)
+                           - (do_issue ? 7'd1 : 7'd0);
+            n_iss <= n_iss + (do_issue ? 7'd1 : 7'd0) - (frag_done ? 7'd1 : 7'd0);
+            n_wb  <= n_wb + (frag_done ? 7'd1 : 7'd0) - (wb_release ? 7'd1 : 7'd0)
+                          - ((ws_active && !(req_valid && !req_ready) && !do_wb && ws_left == 8'd1) ? ws_n : 7'd0);
+        end
+    end
+endmodule

@@ -1,0 +1,117 @@
+// Transmit MAC of one port: takes whole frames from the packet buffer and
+// streams them to the link model as 64-bit beats.
+//
+// Wire timing is not done here: the link model keeps the picosecond timeline
+// (preamble+SFD, frame, FCS, inter-packet gap at the bit time) and raises
+// `tx_ready` when it can take the next frame.  The MAC reports the gap it
+// wants (TIPG.IPGT + 4 byte times on copper: the 8254x MAC uses four clocks
+// of the gap internally, SDM table 13-77) and whether it appends the FCS.
+// Short frames are padded with zeros to 60 bytes (+FCS = 64) when TCTL.PSP is
+// set.  Once a frame has started, all of its beats follow on consecutive
+// cycles.
+module mac_tx #(
+    parameter AW = 16
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          psp,
+    input  wire [9:0]    ipgt,
+    input  wire [AW:0]   size_bytes,
+    // frame queue
+    input  wire          frame_avail,
+    input  wire [15:0]   frame_len,
+    input  wire          frame_ifcs,
+    input  wire          frame_skip,
+    output reg           frame_pop,
+    // buffer read port (data one cycle after the address)
+    output reg  [AW-1:0] rd_addr,
+    input  wire [63:0]   rd_data,
+    // link
+    input  wire          tx_ready,
+    output reg           tx_valid,
+    output reg  [63:0]   tx_data,
+    output reg  [3:0]    tx_nbytes,
+    output reg           tx_last,
+    output reg           tx_fcs,
+    output reg  [10:0]   tx_ipg,
+    // statistics: one pulse per frame sent, with its length on the wire (incl. FCS)
+    output reg           stat_sent,
+    output reg  [15:0]   stat_len,
+    output wire          busy
+);
+    reg        active;          // streaming a frame
+    reg        rd_pending;      // rd_data holds the bytes at the previous rd_addr
+    reg [15:0] data_left;       // frame bytes still to read from the buffer
+    reg [15:0] out_left;        // bytes still to send (data + pad)
+    reg [15:0] cur_len;         // data bytes of the current frame (no pad, no FCS)
+    reg        cur_ifcs;
+
+    wire start = !active && frame_avail && (frame_skip || frame_len == 16'd0 || tx_ready);
+    assign busy = active || rd_pending || start || frame_pop || stat_sent;
+
+    function [AW-1:0] wrap_add(input [AW-1:0] a, input [15:0] n, input [AW:0] size);
+        reg [AW+1:0] s;
+        begin
+            s = {2'b0, a} + {{(AW-14){1'b0}}, n};
+            if (size != 0 && s >= {1'b0, size}) s = s - {1'b0, size};
+            wrap_add = s[AW-1:0];
+        end
+    endfunction
+
+    wire [15:0] padded = (psp && frame_len < 16'd60) ? 16'd60 : frame_len;
+    wire [3:0]  out_n  = (out_left >= 16'd8) ? 4'd8 : out_left[3:0];
+    reg  [15:0] data_left_beat;  // data bytes left when this beat was read; the rest is pad
+    reg  [63:0] masked;
+    integer b;
+    always @(*) begin
+        masked = 64'd0;
+        for (b = 0; b < 8; b = b + 1)
+            if (data_left_beat > b[15:0]) masked[8*b +: 8] = rd_data[8*b +: 8];
+    end
+
+    always @(posedge clk) begin
+        frame_pop <= 1'b0;
+        tx_valid  <= 1'b0;
+        stat_sent <= 1'b0;
+        if (rst) begin
+            active <= 0; rd_pending <= 0; data_left <= 0; out_left <= 0;
+            cur_len <= 0; cur_ifcs <= 0; rd_addr <= 0; data_left_beat <= 0;
+            tx_data <= 0; tx_nbytes <= 0; tx_last <= 0; tx_fcs <= 0; tx_ipg <= 0;
+            stat_len <= 0;
+        end else if (start && !frame_pop) begin
+            frame_pop <= 1'b1;
+            if (frame_skip || frame_len == 16'd0) begin
+                rd_addr <= wrap_add(rd_addr, frame_len, size_bytes);
+            end else begin
+                active <= 1'b1;
+                rd_pending <= 1'b1;
+                data_left_beat <= frame_len;
+                data_left <= (frame_len > 16'd8) ? frame_len - 16'd8 : 16'd0;
+                out_left <= padded;
+                cur_len <= frame_len;
+                cur_ifcs <= frame_ifcs;
+                rd_addr <= wrap_add(rd_addr, (frame_len > 16'd8) ? 16'd8 : frame_len, size_bytes);
+            end
+        end else if (active) begin
+            // rd_data holds the beat addressed in the previous cycle
+            tx_valid  <= 1'b1;
+            tx_data   <= masked;
+            tx_nbytes <= out_n;
+            tx_last   <= out_left <= 16'd8;
+            tx_fcs    <= cur_ifcs;
+            tx_ipg    <= {1'b0, ipgt} + 11'd4;
+            out_left  <= out_left - {12'd0, out_n};
+            data_left_beat <= (data_left_beat > 16'd8) ? data_left_beat - 16'd8 : 16'd0;
+            if (data_left != 0) begin
+                rd_addr   <= wrap_add(rd_addr, (data_left > 16'd8) ? 16'd8 : data_left, size_bytes);
+                data_left <= (data_left > 16'd8) ? data_left - 16'd8 : 16'd0;
+            end
+            if (out_left <= 16'd8) begin
+                active <= 1'b0;
+                rd_pending <= 1'b0;
+                stat_sent <= 1'b1;
+                stat_len <= ((cur_len > 16'd60 || !psp) ? cur_len : 16'd60) + (cur_ifcs ? 16'd4 : 16'd0);
+            end
+        end
+    end
+endmodule

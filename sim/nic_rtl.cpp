@@ -1,0 +1,115 @@
+// The thin C++ layer around the Verilated 82546 model: C ABI in sim/nic_rtl.h.
+#include "nic_rtl.h"
+#include "Vnic82546.h"
+#include "verilated.h"
+#include <cstring>
+#include <new>
+
+struct nic_rtl {
+    VerilatedContext ctx;
+    Vnic82546 *top;
+    uint64_t cycles;
+};
+
+// Verilator calls these on $finish/$stop; the RTL has none, but the runtime needs them linked.
+double sc_time_stamp() { return 0; }
+
+static void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
+{
+    o->mmio_rvalid = t->mmio_rvalid;
+    o->mmio_rdata = t->mmio_rdata;
+    o->req_valid = t->dma_req_valid;
+    o->req_write = t->dma_req_write;
+    o->req_func = t->dma_req_func;
+    o->req_tag = t->dma_req_tag;
+    o->req_addr = t->dma_req_addr;
+    o->req_len = t->dma_req_len;
+    o->wvalid = t->dma_wvalid;
+    o->wdata = t->dma_wdata;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        o->tx_valid[p] = (t->mac_tx_valid >> p) & 1;
+        o->tx_nbytes[p] = (t->mac_tx_nbytes >> (4 * p)) & 0xF;
+        o->tx_last[p] = (t->mac_tx_last >> p) & 1;
+        o->tx_fcs[p] = (t->mac_tx_fcs >> p) & 1;
+        o->tx_ipg[p] = (t->mac_tx_ipg >> (11 * p)) & 0x7FF;
+        o->tx_data[p] = (uint64_t)t->mac_tx_data[2 * p] | ((uint64_t)t->mac_tx_data[2 * p + 1] << 32);
+    }
+    o->irq = t->irq;
+    o->next_timer = t->next_timer;
+    o->idle = t->idle;
+}
+
+extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
+{
+    nic_rtl *n = new (std::nothrow) nic_rtl;
+    if (!n)
+        return nullptr;
+    n->top = new Vnic82546(&n->ctx);
+    n->cycles = 0;
+    Vnic82546 *t = n->top;
+    t->link_up = s->link_up & 3;
+    t->pcix_mode = s->pcix_mode & 1;
+    t->pcix_speed = s->pcix_speed & 3;
+    t->bus64 = s->bus64 & 1;
+    t->pci66 = s->pci66 & 1;
+    t->clk = 0;
+    t->rst_n = 0;
+    t->eval();
+    return n;
+}
+
+extern "C" void nic_rtl_free(nic_rtl *n)
+{
+    if (!n)
+        return;
+    n->top->final();
+    delete n->top;
+    delete n;
+}
+
+static void edge(nic_rtl *n)
+{
+    n->top->clk = 1;
+    n->top->eval();
+    n->top->clk = 0;
+    n->top->eval();
+    n->cycles++;
+}
+
+extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
+{
+    Vnic82546 *t = n->top;
+    t->rst_n = 0;
+    t->mmio_valid = 0;
+    t->dma_cvalid = 0;
+    t->mac_tx_ready = 0;
+    t->tick_256ns = 0;
+    for (int i = 0; i < 4; i++)
+        edge(n);
+    t->rst_n = 1;
+    read_outputs(t, out);
+}
+
+extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
+{
+    Vnic82546 *t = n->top;
+    t->tick_256ns = in->tick_256ns;
+    t->mmio_valid = in->mmio_valid;
+    t->mmio_write = in->mmio_write;
+    t->mmio_func = in->mmio_func;
+    t->mmio_addr = in->mmio_addr & 0x1FFFF;
+    t->mmio_wdata = in->mmio_wdata;
+    t->dma_cvalid = in->cpl_valid;
+    t->dma_cfunc = in->cpl_func;
+    t->dma_ctag = in->cpl_tag;
+    t->dma_cdata = in->cpl_data;
+    t->mac_tx_ready = in->mac_tx_ready & 3;
+    edge(n);
+    read_outputs(t, out);
+}
+
+extern "C" uint64_t nic_rtl_cycles(const nic_rtl *n)
+{
+    return n->cycles;
+}
+

@@ -1,0 +1,62 @@
+/* C ABI of the Verilated 82546 model (rtl/nic82546.v).  The only C++ in the
+ * simulator sits behind this header (sim/nic_rtl.cpp).  One call is one clock
+ * cycle: the inputs are applied, the rising edge is evaluated and the outputs
+ * after the edge are returned.  Port meanings: see the comment at the top of
+ * rtl/nic82546.v. */
+#ifndef NICSIM_NIC_RTL_H
+#define NICSIM_NIC_RTL_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { NIC_RTL_PORTS = 2 };
+
+typedef struct nic_rtl_straps {
+    uint8_t link_up;         /* bit p: port p has link */
+    uint8_t pcix_mode;       /* STATUS.PCIX_MODE */
+    uint8_t pcix_speed;      /* STATUS.PCIX_SPEED: 0 = 50-66, 1 = 66-100, 2 = 100-133 MHz */
+    uint8_t bus64;
+    uint8_t pci66;
+} nic_rtl_straps;
+
+typedef struct nic_rtl_in {
+    uint16_t tick_256ns;     /* 256 ns ticks since the previous cycle */
+    uint8_t  mmio_valid, mmio_write, mmio_func;
+    uint32_t mmio_addr, mmio_wdata;
+    uint8_t  cpl_valid, cpl_func, cpl_tag;
+    uint64_t cpl_data;
+    uint8_t  mac_tx_ready;   /* bit p */
+} nic_rtl_in;
+
+typedef struct nic_rtl_out {
+    uint8_t  mmio_rvalid;
+    uint32_t mmio_rdata;
+    uint8_t  req_valid, req_write, req_func, req_tag;
+    uint64_t req_addr;
+    uint16_t req_len;
+    uint8_t  wvalid;
+    uint64_t wdata;
+    uint8_t  tx_valid[NIC_RTL_PORTS], tx_nbytes[NIC_RTL_PORTS], tx_last[NIC_RTL_PORTS];
+    uint8_t  tx_fcs[NIC_RTL_PORTS];
+    uint16_t tx_ipg[NIC_RTL_PORTS];
+    uint64_t tx_data[NIC_RTL_PORTS];
+    uint8_t  irq;            /* bit f */
+    uint16_t next_timer;     /* 256 ns ticks; 0xFFFF = no timer running */
+    uint8_t  idle;
+} nic_rtl_out;
+
+typedef struct nic_rtl nic_rtl;
+
+nic_rtl *nic_rtl_new(const nic_rtl_straps *straps);
+void nic_rtl_free(nic_rtl *n);
+/* Hold reset for a few cycles (power-on). */
+void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out);
+void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out);
+uint64_t nic_rtl_cycles(const nic_rtl *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

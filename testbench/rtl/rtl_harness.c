@@ -1,0 +1,193 @@
+#include "rtl_harness.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rtl_harness *rh_new(void)
+{
+    rtl_harness *h = calloc(1, sizeof *h);
+    if (!h)
+        abort();
+    nic_rtl_straps s = { .link_up = 3, .pcix_mode = 1, .pcix_speed = 2, .bus64 = 1, .pci66 = 1 };
+    h->n = nic_rtl_new(&s);
+    h->mem = host_mem_new(0x10000000ull);
+    h->read_latency = 20;
+    h->mac_ready = 3;
+    nic_rtl_reset(h->n, &h->out);
+    return h;
+}
+
+void rh_free(rtl_harness *h)
+{
+    nic_rtl_free(h->n);
+    host_mem_free(h->mem);
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        free(h->frames[p]);
+    free(h);
+}
+
+static void take_outputs(rtl_harness *h)
+{
+    nic_rtl_out *o = &h->out;
+    if (o->req_valid) {
+        if (o->req_write) {
+            if (h->wr_open) {
+                fprintf(stderr, "rtl_harness: write request while another write is collecting\n");
+                abort();
+            }
+            h->wr_open = 1;
+            h->wr_func = o->req_func;
+            h->wr_addr = o->req_addr;
+            h->wr_len = o->req_len;
+            h->wr_got = 0;
+        } else {
+            if (h->nreads == sizeof h->reads / sizeof h->reads[0])
+                abort();
+            rh_read *r = &h->reads[h->nreads++];
+            r->due = h->cycle + h->read_latency;
+            r->func = o->req_func;
+            r->tag = o->req_tag;
+            r->addr = o->req_addr;
+            r->len = o->req_len;
+            h->dma_reads++;
+            h->dma_read_bytes += o->req_len;
+        }
+    }
+    if (o->wvalid) {
+        if (!h->wr_open || h->wr_got >= h->wr_len || h->wr_len > sizeof h->wr_buf) {
+            fprintf(stderr, "rtl_harness: stray write beat\n");
+            abort();
+        }
+        uint32_t n = h->wr_len - h->wr_got < 8 ? h->wr_len - h->wr_got : 8;
+        memcpy(h->wr_buf + h->wr_got, &o->wdata, n);
+        h->wr_got += n;
+        if (h->wr_got == h->wr_len) {
+            if (host_mem_write(h->mem, h->wr_addr, h->wr_buf, h->wr_len) != 0)
+                h->faults++;
+            h->dma_writes++;
+            h->wr_open = 0;
+        }
+    }
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        if (!o->tx_valid[p])
+            continue;
+        rh_frame *f = &h->cur[p];
+        if (f->len + o->tx_nbytes[p] <= sizeof f->data)
+            memcpy(f->data + f->len, &o->tx_data[p], o->tx_nbytes[p]);
+        f->len += o->tx_nbytes[p];
+        if (o->tx_last[p]) {
+            f->fcs = o->tx_fcs[p];
+            f->ipg = o->tx_ipg[p];
+            f->cycle = h->cycle;
+            if (h->nframes[p] == h->frames_cap[p]) {
+                h->frames_cap[p] = h->frames_cap[p] ? 2 * h->frames_cap[p] : 16;
+                h->frames[p] = realloc(h->frames[p], h->frames_cap[p] * sizeof(rh_frame));
+                if (!h->frames[p])
+                    abort();
+            }
+            h->frames[p][h->nframes[p]++] = *f;
+            memset(f, 0, sizeof *f);
+        }
+    }
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if ((o->irq >> p & 1) && !(h->irq_prev >> p & 1))
+            h->irq_rises[p]++;
+    h->irq_prev = o->irq;
+}
+
+void rh_step(rtl_harness *h)
+{
+    /* one completion beat per cycle from the oldest due read */
+    h->in.cpl_valid = 0;
+    if (h->nreads && h->reads[0].due <= h->cycle) {
+        rh_read *r = &h->reads[0];
+        uint64_t beat = 0;
+        uint32_t n = r->len - h->cur_off < 8 ? r->len - h->cur_off : 8;
+        if (host_mem_read(h->mem, r->addr + h->cur_off, &beat, n) != 0)
+            h->faults++;   /* master abort: the data is all ones on real buses; zeros here */
+        h->in.cpl_valid = 1;
+        h->in.cpl_func = r->func;
+        h->in.cpl_tag = r->tag;
+        h->in.cpl_data = beat;
+        h->cur_off += n;
+        if (h->cur_off >= r->len) {
+            memmove(&h->reads[0], &h->reads[1], (h->nreads - 1) * sizeof h->reads[0]);
+            h->nreads--;
+            h->cur_off = 0;
+        }
+    }
+    h->in.mac_tx_ready = h->mac_ready;
+    h->in.tick_256ns = (h->cycle % 32) == 31;   /* 8 ns cycles: one 256 ns tick every 32 */
+    nic_rtl_cycle(h->n, &h->in, &h->out);
+    h->in.mmio_valid = 0;
+    h->cycle++;
+    take_outputs(h);
+}
+
+void rh_steps(rtl_harness *h, unsigned n)
+{
+    while (n--)
+        rh_step(h);
+}
+
+void rh_write(rtl_harness *h, int func, uint32_t off, uint32_t val)
+{
+    h->in.mmio_valid = 1;
+    h->in.mmio_write = 1;
+    h->in.mmio_func = func;
+    h->in.mmio_addr = off;
+    h->in.mmio_wdata = val;
+    rh_step(h);
+}
+
+uint32_t rh_read32(rtl_harness *h, int func, uint32_t off)
+{
+    h->in.mmio_valid = 1;
+    h->in.mmio_write = 0;
+    h->in.mmio_func = func;
+    h->in.mmio_addr = off;
+    for (int i = 0; i < 16; i++) {
+        rh_step(h);
+        if (h->out.mmio_rvalid)
+            return h->out.mmio_rdata;
+    }
+    fprintf(stderr, "rtl_harness: MMIO read of 0x%x never answered\n", off);
+    abort();
+}
+
+long rh_run_idle(rtl_harness *h, long max_cycles)
+{
+    long n = 0;
+    int quiet = 0;
+    while (n < max_cycles) {
+        rh_step(h);
+        n++;
+        if (h->out.idle && !h->nreads && !h->wr_open) {
+            if (++quiet >= 4)
+                return n;
+        } else {
+            quiet = 0;
+        }
+    }
+    return -1;
+}
+
+uint8_t *rh_tx_ring(rtl_harness *h, int func, unsigned n, uint64_t *bus)
+{
+    (void)func;
+    return host_mem_alloc(h->mem, (size_t)n * 16, 128, bus);
+}
+
+void rh_tx_desc(uint8_t *ring, unsigned i, uint64_t addr, uint16_t len, uint8_t cmd)
+{
+    uint8_t *d = ring + 16 * (size_t)i;
+    memset(d, 0, 16);
+    memcpy(d, &addr, 8);
+    memcpy(d + 8, &len, 2);
+    d[11] = cmd;
+}
+
+uint8_t rh_tx_status(const uint8_t *ring, unsigned i)
+{
+    return ring[16 * (size_t)i + 12];
+}
