@@ -37,7 +37,10 @@ VL_FLAGS := --cc --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-in
             --noassert -Mdir $(VL_DIR) --prefix Vnic82546
 VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) -g
 VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
-RTL_LIB := $(VL_DIR)/Vnic82546__ALL.a $(BUILD)/obj/sim/nic_rtl.o $(VL_RUNTIME)
+RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_RUNTIME)
+# Everything in one archive: each binary pulls only the objects it needs, so a
+# test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
+NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all deps run test unit rtl-tests lint bench clean
 all: $(BUILD)/nicsim
@@ -71,21 +74,24 @@ $(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__A
 	@mkdir -p $(dir $@)
 	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
 
-$(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(LIB_OBJS) $(RTL_LIB)
+$(NICSIM_LIB): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $(LIB_OBJS) $(RTL_LIB)
+# Unit tests of the driver core bring the fake platform.
+TEST_EXTRA_e1000_tx := testbench/unit/plat_fake.c
+TEST_EXTRA_pktgen := testbench/unit/plat_fake.c
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*) $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@.o
-	$(CC) $(CFLAGS_COMMON) -c $(TEST_RUNNER) -o $@.runner.o
-	$(CXX) $(SAN) -o $@ $@.o $@.runner.o $(LIB_OBJS) $(RTL_LIB) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< $(TEST_RUNNER) $(TEST_EXTRA_$*) $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
 
-$(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(LIB_OBJS) $(RTL_LIB)
+$(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@.o
-	$(CC) $(CFLAGS_COMMON) -c testbench/rtl/rtl_harness.c -o $@.harness.o
-	$(CC) $(CFLAGS_COMMON) -c $(TEST_RUNNER) -o $@.runner.o
-	$(CXX) $(SAN) -o $@ $@.o $@.harness.o $@.runner.o $(LIB_OBJS) $(RTL_LIB) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
 
 unit: $(UNIT_TESTS)
 rtl-tests: $(RTL_TESTS)

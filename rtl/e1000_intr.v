@@ -4,6 +4,7 @@
 // bits; ICS sets them).  IMS/IMC set and clear the mask.  The interrupt line
 // is level: asserted while (ICR & IMS) != 0, but (SDM 13.4.18) no sooner than
 // ITR x 256 ns after the previous assertion; ITR = 0 turns throttling off.
+// A read of ICR deasserts the line.
 module e1000_intr (
     input  wire        clk,
     input  wire        rst,
@@ -41,7 +42,11 @@ module e1000_intr (
             else if (imc_wr) ims <= ims & ~wdata;
             if (itr_wr) itr <= wdata[15:0];
             itr_cnt <= cnt_now;
-            if (fire) begin
+            if (icr_read) begin
+                // reading ICR acknowledges the interrupt: causes that arrive
+                // later assert the line again only when ITR allows
+                irq <= 1'b0;
+            end else if (fire) begin
                 irq <= 1'b1;
                 itr_cnt <= itr;
             end else if (irq && !pending) begin

@@ -111,7 +111,6 @@ module e1000_regs #(
             tipg <= 32'h00602008;        // IPGT 8, IPGR1 8, IPGR2 6 (8254x copper defaults)
             pba <= 16'h0030;             // RX 48 KiB, TX 16 KiB
             txdctl <= 0; tdlen <= 0; tdba <= 0; tdt <= 0; tidv <= 0; tadv <= 0;
-            mmio_rdata <= 0;
         end else begin
             if (wr) begin
                 case (a)
@@ -132,6 +131,11 @@ module e1000_regs #(
                     default: ;
                 endcase
             end
+        end
+        // reads are answered even while CTRL.RST is in progress (RST reads back set)
+        if (rst) begin
+            mmio_rdata <= 0;
+        end else begin
             if (rd) begin
                 case (a)
                     CTRL:     mmio_rdata <= ctrl | (rst_cnt != 0 ? 32'h04000000 : 32'd0);
