@@ -19,4 +19,15 @@
 
 int gtest_cunit_main(int argc, char **argv, void (*register_suites)(void));
 
+/* 1 if the full test name "Suite.Test" passes a --gtest_filter value: it
+ * matches one of the ':'-separated patterns before the first '-' (an empty
+ * positive part means "*") and none of the patterns after it.  In a pattern
+ * '*' matches any string and '?' any one character. */
+int gtest_cunit_match(const char *filter, const char *name);
+
+/* s escaped for an XML attribute value as GoogleTest does it: & < > " ' as
+ * entities, tab/LF/CR as character references, other control characters
+ * (not allowed in XML 1.0) dropped.  malloc'd; NULL when out of memory. */
+char *gtest_cunit_xml_escape(const char *s);
+
 #endif

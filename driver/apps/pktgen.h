@@ -1,0 +1,103 @@
+/* pktgen: a packet generator over one e1000 TX queue, shaped like Linux's
+ * pktgen (count, burst with xmit_more, clone_skb).
+ *
+ * Step-based so that a scheduler can interleave it with other CPUs' work:
+ * each pktgen_step() sends one burst, or handles a full ring (clean, else
+ * flush the tail and wait for an interrupt), or -- once count or duration is
+ * reached -- drains: waits until every queued packet has been reclaimed.
+ *
+ * Frames: Ethernet + IPv4 (valid header checksum, TTL 32, ID 0) + UDP
+ * (checksum 0) + a payload holding the packet's 32-bit big-endian sequence
+ * number (0, 1, 2, ...) followed by zeros.  In clone mode one frame with
+ * sequence 0 is built once and the same buffer is sent every time.
+ *
+ * Named costs (plat_cost_id): "pktgen_pkt" per packet sent (pktgen's own host
+ * work), and without clone "skb_alloc" / "skb_free" per buffer taken from /
+ * returned to the pool. */
+#ifndef NICSIM_PKTGEN_H
+#define NICSIM_PKTGEN_H
+#include <stdint.h>
+#include "../plat.h"
+#include "../e1000/e1000_tx.h"
+
+#define PKTGEN_MIN_SIZE 64u      /* Ethernet frame sizes, FCS included */
+#define PKTGEN_MAX_SIZE 1518u
+#define PKTGEN_BUF_STRIDE 2048u  /* one pool buffer per 2 KB, like an skb's data */
+
+struct pktgen_opts {
+    uint64_t count;             /* packets to send; 0 = unlimited; default 1000 */
+    uint64_t duration_ns;       /* stop when plat_now_ns() passes the first step's time
+                                   + duration_ns; 0 = unlimited (default) */
+    uint32_t size;              /* frame size incl. the 4-byte FCS, 64..1518; default 64.
+                                   The buffer holds size - 4 bytes; the MAC adds the FCS */
+    uint32_t burst;             /* N >= 1: N-1 packets with more=1, then one with more=0 */
+    uint8_t clone;              /* 1 = resend one buffer (clone_skb); 0 = pool buffer per packet */
+    uint32_t pool_size;         /* buffers without clone; 0 = the ring size (never short) */
+    uint8_t src_mac[6];         /* default 02:00:00:00:00:01 */
+    uint8_t dst_mac[6];         /* default 02:00:00:00:00:02 */
+    uint32_t src_ip;            /* host order; default 10.0.0.1 */
+    uint32_t dst_ip;            /* host order; default 10.0.0.2 */
+    uint16_t src_port;          /* default 9 (as Linux pktgen) */
+    uint16_t dst_port;          /* default 9 */
+    uint64_t irq_wait_ns;       /* wait for an interrupt when the ring is full; default 100 us */
+    uint64_t drain_timeout_ns;  /* bound on the final wait for reclaim; default 1 s */
+};
+
+struct pktgen_stats {
+    uint64_t sent;              /* packets queued */
+    uint64_t reclaimed;         /* packets reclaimed by TX clean */
+    uint64_t irqs;              /* plat_irq_wait calls that saw the interrupt */
+    uint64_t irq_timeouts;      /* plat_irq_wait calls that timed out */
+    uint64_t tdt_writes;        /* tail writes on the queue since pktgen_init */
+    uint64_t ring_full;         /* packets that found no room (ring or pool) */
+    uint64_t drain_timeouts;    /* 1 if the final reclaim wait gave up */
+};
+
+struct pktgen_buf {
+    void *va;                   /* DMA memory */
+    uint64_t bus;
+    struct pktgen_buf *next;    /* free list */
+};
+
+enum pktgen_state { PKTGEN_RUN, PKTGEN_DRAIN, PKTGEN_DONE };
+
+struct pktgen {
+    struct plat_dev *pd;
+    struct e1000_txq *q;
+    struct pktgen_opts opts;
+    uint32_t len;                      /* bytes handed to xmit: size - 4 */
+    uint8_t frame[PKTGEN_MAX_SIZE - 4]; /* template; sequence patched per packet */
+    struct pktgen_buf clone_buf;       /* clone mode */
+    struct pktgen_buf *pool;           /* pool mode: pool_n buffers */
+    uint32_t pool_n;
+    struct pktgen_buf *free_list;
+    struct pktgen_buf *held;           /* built but refused by a full ring */
+    uint32_t seq;                      /* next sequence number */
+    uint32_t burst_pos;                /* packets of the current burst sent */
+    int started;
+    uint64_t start_ns, drain_start_ns;
+    enum pktgen_state state;
+    uint64_t tdt_base;
+    plat_cost c_pkt, c_alloc, c_free;
+    struct pktgen_stats stats;
+};
+
+/* Linux-pktgen-like defaults (see the field comments). */
+void pktgen_default_opts(struct pktgen_opts *o);
+
+/* Check the options, resolve the named costs, allocate the buffers (DMA) and
+ * build the frame template.  q must be set up.  o may be NULL (defaults).
+ * Returns 0, E1000_ERR_PARAM or E1000_ERR_NOMEM. */
+int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
+                const struct pktgen_opts *o);
+
+/* One step: a burst, a full-ring wait, or a drain wait.  Returns 1 while
+ * there is more to do, 0 when every packet has been sent and reclaimed (or
+ * the drain timed out, reported through plat_log). */
+int pktgen_step(struct pktgen *pg);
+
+/* Free the pool bookkeeping (the DMA buffers stay: plat.h has no free).
+ * Call after the last step or after the queue's teardown. */
+void pktgen_fini(struct pktgen *pg);
+
+#endif

@@ -1,0 +1,69 @@
+/* Host CPU cost model: a CPU has a local clock that the platform advances by
+ * modelled costs, and an account of where its time went.
+ *
+ * Costs come from a profile (documented in docs/models.md, "CPU cost
+ * profile"): clock, the CPU-side cost of a posted MMIO write, the latency of
+ * a read of memory a device has written (a cache miss: DMA invalidated the
+ * line), stores, barriers, interrupt entry/exit, and named fixed costs for
+ * work the model does not run instruction by instruction (pktgen's per-packet
+ * host work, skb alloc/free).  The cache hierarchy that refines the memory
+ * costs arrives with the receive path (issue 3). */
+#ifndef NICSIM_CPU_MODEL_H
+#define NICSIM_CPU_MODEL_H
+#include <stdint.h>
+#include "../sim/sched.h"
+
+enum { CPU_MAX_NAMED = 16 };
+
+typedef enum cpu_cat {
+    CPU_CAT_WORK,        /* named costs: the app's and stack's own work */
+    CPU_CAT_MEM,         /* stores to and reads of DMA memory */
+    CPU_CAT_MMIO_WRITE,
+    CPU_CAT_MMIO_READ,   /* stalled for the whole bus round trip */
+    CPU_CAT_BARRIER,
+    CPU_CAT_IRQ,         /* interrupt entry and exit */
+    CPU_CAT_IDLE,        /* waiting for an interrupt or a timer */
+    CPU_CATS
+} cpu_cat;
+
+const char *cpu_cat_name(cpu_cat c);
+
+typedef struct cpu_named_cost {
+    const char *name;
+    double cycles;
+} cpu_named_cost;
+
+typedef struct cpu_profile {
+    double mhz;
+    double mmio_write_ns;     /* CPU stall to issue one uncached (posted) store */
+    double mem_read_ns;       /* load of a line a device wrote: a miss to memory */
+    double store_cycles;      /* one 8-byte store to a descriptor or buffer */
+    double copy_cycles_per_line; /* 64 bytes copied into or out of DMA memory */
+    double wmb_cycles, rmb_cycles, mb_cycles, prefetch_cycles;
+    double irq_entry_ns, irq_exit_ns;
+    cpu_named_cost named[CPU_MAX_NAMED];
+    int n_named;
+} cpu_profile;
+
+typedef struct cpu {
+    int id;
+    cpu_profile prof;
+    ps_t t;                          /* local time */
+    ps_t cat_ps[CPU_CATS];
+    ps_t named_ps[CPU_MAX_NAMED];
+    uint64_t packets;                /* packets of work counted by the app */
+    uint64_t irqs;
+} cpu;
+
+void cpu_init(cpu *c, int id, const cpu_profile *p, ps_t t0);
+/* Picoseconds that n cycles take on this CPU. */
+ps_t cpu_cycles_ps(const cpu *c, double cycles);
+/* Advance the local clock by d and account it to category k. */
+void cpu_charge(cpu *c, cpu_cat k, ps_t d);
+/* Index of a named cost, -1 if the profile has no such name. */
+int cpu_named_index(const cpu *c, const char *name);
+void cpu_charge_named(cpu *c, int idx);
+/* Time the CPU was busy (everything but idle). */
+ps_t cpu_busy_ps(const cpu *c);
+
+#endif

@@ -1,0 +1,246 @@
+#include "nic_adapter.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TICK_PS 256000ull   /* the RTL's timers count 256 ns ticks */
+
+int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
+                     const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS])
+{
+    memset(a, 0, sizeof *a);
+    a->s = s;
+    a->mem = mem;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        a->links[p] = links ? links[p] : NULL;
+    a->period = (ps_t)llround(1e6 / core_mhz);
+    a->rtl = nic_rtl_new(straps);
+    a->cq = calloc(NIC_CPL_Q, sizeof *a->cq);
+    if (!a->rtl || !a->cq)
+        return -1;
+    a->wr_collect = -1;
+    a->timer_wake = PS_NEVER;
+    nic_rtl_reset(a->rtl, &a->out);
+    return 0;
+}
+
+void nic_adapter_fini(nic_adapter *a)
+{
+    nic_rtl_free(a->rtl);
+    free(a->cq);
+    a->rtl = NULL;
+    a->cq = NULL;
+}
+
+void nic_adapter_wake(nic_adapter *a, ps_t t)
+{
+    if (a->active)
+        return;
+    if (t < a->s->now)
+        t = a->s->now;
+    /* edges fall on multiples of the period */
+    ps_t e = (t + a->period - 1) / a->period * a->period;
+    a->next_edge = e;
+    a->active = 1;
+    a->st.wakeups++;
+}
+
+static void timer_wake_ev(void *ctx, uint64_t arg)
+{
+    nic_adapter *a = ctx;
+    if (a->timer_wake == (ps_t)arg)
+        a->timer_wake = PS_NEVER;
+    nic_adapter_wake(a, (ps_t)arg);
+}
+
+static void link_ready_ev(void *ctx, uint64_t arg)
+{
+    nic_adapter *a = ctx;
+    nic_adapter_wake(a, (ps_t)arg);
+}
+
+void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
+                           int last, ps_t t)
+{
+    nic_adapter *a = ctx;
+    (void)last;
+    uint8_t buf[8];
+    for (uint32_t off = 0; off < len; off += 8) {
+        uint32_t n = len - off < 8 ? len - off : 8;
+        uint64_t beat = 0;
+        if (host_mem_read(a->mem, addr + off, buf, n) != 0) {
+            /* master abort: the bus returns all ones */
+            memset(buf, 0xFF, n);
+            a->st.master_aborts++;
+        }
+        memcpy(&beat, buf, n);
+        if (a->cq_len == NIC_CPL_Q) {
+            fprintf(stderr, "nicsim: completion queue overflow\n");
+            abort();
+        }
+        nic_cpl_beat *b = &a->cq[(a->cq_head + a->cq_len++) % NIC_CPL_Q];
+        b->func = (uint8_t)func;
+        b->tag = (uint8_t)tag;
+        b->data = beat;
+    }
+    nic_adapter_wake(a, t);
+}
+
+void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t)
+{
+    nic_adapter *a = ctx;
+    (void)func;
+    (void)t;
+    nic_dma_write *w = &a->wr[tag % NIC_WR_SLOTS];
+    if (host_mem_write(a->mem, w->addr, w->data, w->len) != 0)
+        a->st.master_aborts++;
+    w->used = 0;
+}
+
+void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_t t)
+{
+    nic_adapter *a = ctx;
+    if (a->mq_len == NIC_MMIO_Q) {
+        fprintf(stderr, "nicsim: MMIO queue overflow\n");
+        abort();
+    }
+    nic_mmio_op *op = &a->mq[(a->mq_head + a->mq_len++) % NIC_MMIO_Q];
+    op->write = 1;
+    op->func = (uint8_t)func;
+    op->off = off;
+    op->val = val;
+    nic_adapter_wake(a, t);
+}
+
+void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t)
+{
+    nic_adapter *a = ctx;
+    nic_mmio_op *op = &a->mq[(a->mq_head + a->mq_len++) % NIC_MMIO_Q];
+    op->write = 0;
+    op->func = (uint8_t)func;
+    op->off = off;
+    op->val = 0;
+    nic_adapter_wake(a, t);
+}
+
+static void take_outputs(nic_adapter *a, ps_t t)
+{
+    const nic_rtl_out *o = &a->out;
+    if (o->mmio_rvalid && a->reads_in_rtl) {
+        a->reads_in_rtl--;
+        pcix_mmio_read_reply(a->bus, o->mmio_rdata, t);
+    }
+    if (o->req_valid) {
+        if (o->req_write) {
+            uint32_t id = a->wr_next++;
+            nic_dma_write *w = &a->wr[id % NIC_WR_SLOTS];
+            if (w->used || o->req_len > NIC_WR_MAX) {
+                fprintf(stderr, "nicsim: DMA write slots exhausted\n");
+                abort();
+            }
+            w->used = 1;
+            w->func = o->req_func;
+            w->addr = o->req_addr;
+            w->len = o->req_len;
+            w->got = 0;
+            a->wr_collect = (int)(id % NIC_WR_SLOTS);
+            a->st.dma_writes++;
+            a->st.dma_write_bytes += o->req_len;
+        } else {
+            a->st.dma_reads++;
+            a->st.dma_read_bytes += o->req_len;
+            pcix_dma_read(a->bus, o->req_func, o->req_tag, o->req_addr, o->req_len, t);
+        }
+    }
+    if (o->wvalid && a->wr_collect >= 0) {
+        nic_dma_write *w = &a->wr[a->wr_collect];
+        uint32_t n = w->len - w->got < 8 ? w->len - w->got : 8;
+        memcpy(w->data + w->got, &o->wdata, n);
+        w->got += n;
+        if (w->got >= w->len) {
+            /* all data is here: the write can go on the bus */
+            uint32_t id = a->wr_next - 1;
+            pcix_dma_write(a->bus, w->func, id, w->addr, w->len, t);
+            a->wr_collect = -1;
+        }
+    }
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        if (!o->tx_valid[p])
+            continue;
+        uint32_t n = o->tx_nbytes[p];
+        if (a->frame_len[p] + n <= sizeof a->frame[p])
+            memcpy(a->frame[p] + a->frame_len[p], &o->tx_data[p], n);
+        a->frame_len[p] += n;
+        if (o->tx_last[p]) {
+            if (a->links[p]) {
+                ps_t slot_free = link_wire_frame(a->links[p], t, a->frame[p], a->frame_len[p],
+                                                 o->tx_fcs[p], o->tx_ipg[p]);
+                if (slot_free > t)
+                    sched_at(a->s, slot_free, link_ready_ev, a, slot_free);
+            }
+            a->frame_len[p] = 0;
+        }
+    }
+}
+
+void nic_adapter_edge(nic_adapter *a)
+{
+    ps_t t = a->next_edge;
+    if (t > a->s->now)
+        a->s->now = t;
+    nic_rtl_in *in = &a->in;
+    uint8_t irq_before = a->out.irq;
+
+    in->mmio_valid = 0;
+    if (a->mq_len) {
+        nic_mmio_op *op = &a->mq[a->mq_head];
+        a->mq_head = (a->mq_head + 1) % NIC_MMIO_Q;
+        a->mq_len--;
+        in->mmio_valid = 1;
+        in->mmio_write = op->write;
+        in->mmio_func = op->func;
+        in->mmio_addr = op->off;
+        in->mmio_wdata = op->val;
+        if (!op->write)
+            a->reads_in_rtl++;
+    }
+    in->cpl_valid = 0;
+    if (a->cq_len) {
+        nic_cpl_beat *b = &a->cq[a->cq_head];
+        a->cq_head = (a->cq_head + 1) % NIC_CPL_Q;
+        a->cq_len--;
+        in->cpl_valid = 1;
+        in->cpl_func = b->func;
+        in->cpl_tag = b->tag;
+        in->cpl_data = b->data;
+    }
+    in->mac_tx_ready = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (!a->links[p] || link_wire_ready(a->links[p], t))
+            in->mac_tx_ready |= (uint8_t)(1u << p);
+    uint64_t ticks = t / TICK_PS;
+    uint64_t dt = ticks - a->ticks;
+    in->tick_256ns = (uint16_t)(dt > 0xFFFF ? 0xFFFF : dt);
+    a->ticks = ticks;
+
+    nic_rtl_cycle(a->rtl, in, &a->out);
+    a->st.cycles++;
+    take_outputs(a, t);
+    for (int f = 0; f < NIC_RTL_PORTS; f++)
+        if ((a->out.irq >> f & 1) && !(irq_before >> f & 1))
+            a->st.irq_asserts[f]++;
+
+    if (a->out.idle && !a->mq_len && !a->cq_len && !a->reads_in_rtl && a->wr_collect < 0) {
+        a->active = 0;
+        if (a->out.next_timer != 0xFFFF) {
+            ps_t when = (a->ticks + a->out.next_timer) * TICK_PS;
+            if (when < a->timer_wake || a->timer_wake <= t) {
+                a->timer_wake = when;
+                sched_at(a->s, when, timer_wake_ev, a, when);
+            }
+        }
+    } else {
+        a->next_edge = t + a->period;
+    }
+}

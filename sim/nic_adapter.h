@@ -1,0 +1,95 @@
+/* The device adapter of the 82546: connects the Verilated RTL's pins to the
+ * PCI-X bus model, host memory and the links, and decides when the RTL is
+ * clocked.  The RTL is clocked only while it has work: it reports `idle`, and
+ * then only an input (an MMIO access, read data, a link that becomes ready)
+ * or one of its timers wakes it.  Timing lives here and in the bus model, not
+ * in the RTL (SimBricks' rule: RTL keeps the datapath, adapters the time). */
+#ifndef NICSIM_NIC_ADAPTER_H
+#define NICSIM_NIC_ADAPTER_H
+#include <stdint.h>
+#include "sched.h"
+#include "nic_rtl.h"
+#include "../models/host_mem.h"
+#include "../models/pcix_bus.h"
+#include "../models/link_wire.h"
+
+enum { NIC_MMIO_Q = 64, NIC_CPL_Q = 8192, NIC_WR_SLOTS = 64, NIC_WR_MAX = 2048 };
+
+typedef struct nic_mmio_op {
+    uint8_t write, func;
+    uint32_t off, val;
+} nic_mmio_op;
+
+typedef struct nic_cpl_beat {
+    uint8_t func, tag;
+    uint64_t data;
+} nic_cpl_beat;
+
+typedef struct nic_dma_write {
+    uint8_t func, used;
+    uint64_t addr;
+    uint32_t len, got;
+    uint8_t data[NIC_WR_MAX];
+} nic_dma_write;
+
+typedef struct nic_adapter_stats {
+    uint64_t cycles;            /* RTL clock cycles evaluated */
+    uint64_t wakeups;           /* idle -> active transitions */
+    uint64_t master_aborts;     /* DMA outside host memory */
+    uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes;
+    uint64_t irq_asserts[NIC_RTL_PORTS];
+} nic_adapter_stats;
+
+typedef struct nic_adapter {
+    sched *s;
+    pcix_bus *bus;
+    host_mem *mem;
+    link_wire *links[NIC_RTL_PORTS];
+    nic_rtl *rtl;
+    nic_rtl_in in;
+    nic_rtl_out out;
+    ps_t period;                /* RTL clock period */
+    ps_t next_edge;
+    int active;
+    uint64_t ticks;             /* 256 ns ticks already given to the RTL */
+    ps_t timer_wake;            /* pending timer wake-up, PS_NEVER if none */
+    nic_mmio_op mq[NIC_MMIO_Q];
+    unsigned mq_head, mq_len;
+    int reads_in_rtl;           /* MMIO reads presented, not yet answered */
+    nic_cpl_beat *cq;
+    unsigned cq_head, cq_len;
+    nic_dma_write wr[NIC_WR_SLOTS];
+    uint32_t wr_next;           /* sequence number of the next DMA write */
+    int wr_collect;             /* slot collecting beats, -1 none */
+    uint8_t frame[NIC_RTL_PORTS][16384];
+    uint32_t frame_len[NIC_RTL_PORTS];
+    nic_adapter_stats st;
+} nic_adapter;
+
+/* core_mhz: the RTL clock.  The links may be NULL (frames are then dropped). */
+int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
+                     const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS]);
+void nic_adapter_fini(nic_adapter *a);
+/* Bus callbacks (see pcix_ops); ctx is the adapter.  The owner installs them
+ * in the bus it creates and then sets a->bus. */
+void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
+                           int last, ps_t t);
+void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t);
+void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_t t);
+void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t);
+/* Make sure the RTL is clocked from time t on. */
+void nic_adapter_wake(nic_adapter *a, ps_t t);
+/* Time of the next clock edge, PS_NEVER while idle. */
+static inline ps_t nic_adapter_next_edge(const nic_adapter *a)
+{
+    return a->active ? a->next_edge : PS_NEVER;
+}
+/* Evaluate the edge at nic_adapter_next_edge(). */
+void nic_adapter_edge(nic_adapter *a);
+/* The interrupt line of function f as of the last edge. */
+static inline int nic_adapter_irq(const nic_adapter *a, int f)
+{
+    return (a->out.irq >> f) & 1;
+}
+
+#endif

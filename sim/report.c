@@ -1,0 +1,233 @@
+#include "report.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *report_ifname(int p)
+{
+    static const char *const names[] = { "eth0", "eth1" };
+    return names[p & 1];
+}
+
+double report_wire_pps(double gbps, unsigned size)
+{
+    return gbps * 1e9 / ((double)(size + 20) * 8.0);
+}
+
+static double sim_seconds(const nicsim_system *sys)
+{
+    return (double)sys->end_time / 1e12;
+}
+
+double report_tx_pps(const nicsim_system *sys)
+{
+    double s = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (sys->port[p].pktgen_on)
+            s += link_wire_pps(&sys->port[p].wire);
+    return s;
+}
+
+uint64_t report_tx_packets(const nicsim_system *sys)
+{
+    uint64_t n = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        n += sys->port[p].wire.frames;
+    return n;
+}
+
+static double port_mbps(const sim_port *sp)
+{
+    /* frame bits incl. FCS over the time the frames occupied the wire */
+    if (!sp->wire.frames)
+        return 0;
+    return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
+}
+
+static double pcix_util(const nicsim_system *sys, int k)
+{
+    const pcix_stats *st = pcix_get_stats(sys->bus);
+    if (!sys->end_time)
+        return 0;
+    if (k < 0) {
+        ps_t b = 0;
+        for (int i = 0; i < PCIX_KINDS; i++)
+            b += st->busy[i];
+        return (double)b / (double)sys->end_time;
+    }
+    return (double)st->busy[k] / (double)sys->end_time;
+}
+
+void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
+{
+    const scenario *sc = sys->sc;
+    double secs = sim_seconds(sys);
+    fprintf(f, "nicsim run: %s\n", scenario_path);
+    fprintf(f, "NIC 82546 on PCI-X:%sMHz:%s-bit, link %g Gb/s; simulated %.3f ms in %.2f s wall\n",
+            scenario_str(sc, "bus", "mhz"), scenario_bool(sc, "bus", "bus64") ? "64" : "32",
+            scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
+    if (sys->stopped_early)
+        fprintf(f, "warning: stopped at system.max_sim_us before the apps finished\n");
+
+    fprintf(f, "\n%-6s %12s %10s %10s %12s %10s\n", "Iface", "TX-packets", "TX-kpps", "TX-Mbit/s",
+            "RX-packets", "RX-kpps");
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        fprintf(f, "%-6s %12llu %10.3f %10.2f %12llu %10.3f\n", report_ifname(p),
+                (unsigned long long)sp->wire.frames, link_wire_pps(&sp->wire) / 1e3, port_mbps(sp),
+                0ull, 0.0);
+    }
+
+    fprintf(f, "\nKernel Interface table\n");
+    fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        fprintf(f, "%-6s %4d %3d %8llu %6d %6d %6d %8llu %6d %6d %6d %s\n", report_ifname(p), 1500, 0,
+                0ull, 0, 0, 0, (unsigned long long)sp->gptc, 0, 0, 0, "BRU");
+    }
+
+    fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        fprintf(f, "%-6s %12llu %12llu\n", report_ifname(p),
+                (unsigned long long)sys->nic.st.irq_asserts[p],
+                (unsigned long long)sys->port[p].irqs_handled);
+
+    const pcix_stats *st = pcix_get_stats(sys->bus);
+    fprintf(f, "\nPCI-X bus: %.1f%% busy\n", 100 * pcix_util(sys, -1));
+    fprintf(f, "  %-14s %10s %8s %12s\n", "transaction", "count", "busy", "bytes");
+    for (int k = 0; k < PCIX_KINDS; k++)
+        fprintf(f, "  %-14s %10llu %7.1f%% %12llu\n", pcix_kind_name(k),
+                (unsigned long long)st->count[k], 100 * pcix_util(sys, k),
+                (unsigned long long)st->bytes[k]);
+
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (!sp->pktgen_on)
+            continue;
+        const cpu *c = &sp->cpu;
+        double pk = c->packets ? (double)c->packets : 1;
+        double cyc_per_ps = c->prof.mhz / 1e6;
+        fprintf(f, "\nCPU%d (%g MHz, pktgen on %s): cycles per packet over %llu packets\n", c->id,
+                c->prof.mhz, report_ifname(p), (unsigned long long)c->packets);
+        for (int k = 0; k < CPU_CATS; k++) {
+            if (k == CPU_CAT_IDLE)
+                continue;
+            fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), (double)c->cat_ps[k] * cyc_per_ps / pk);
+            if (k == CPU_CAT_WORK)
+                for (int i = 0; i < c->prof.n_named; i++)
+                    if (c->named_ps[i])
+                        fprintf(f, "    %-10s %10.1f\n", c->prof.named[i].name,
+                                (double)c->named_ps[i] * cyc_per_ps / pk);
+        }
+        fprintf(f, "  %-12s %10.1f\n", "busy", (double)cpu_busy_ps(c) * cyc_per_ps / pk);
+        fprintf(f, "  %-12s %10.1f\n", "idle", (double)c->cat_ps[CPU_CAT_IDLE] * cyc_per_ps / pk);
+    }
+    fprintf(f, "\nRTL: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n",
+            (unsigned long long)sys->nic.st.cycles, (unsigned long long)sys->nic.st.wakeups,
+            (unsigned long long)sys->nic.st.master_aborts);
+}
+
+cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
+{
+    cJSON *j = cJSON_CreateObject();
+    double secs = sim_seconds(sys);
+    cJSON_AddStringToObject(j, "scenario", scenario_path);
+    cJSON_AddNumberToObject(j, "sim_time_ps", (double)sys->end_time);
+    cJSON_AddNumberToObject(j, "wall_seconds", sys->wall_seconds);
+    cJSON_AddNumberToObject(j, "slowdown", secs > 0 ? sys->wall_seconds / secs : 0);
+    cJSON_AddBoolToObject(j, "stopped_early", sys->stopped_early);
+
+    cJSON *ports = cJSON_AddArrayToObject(j, "ports");
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", report_ifname(p));
+        cJSON_AddBoolToObject(o, "pktgen", sp->pktgen_on);
+        cJSON_AddNumberToObject(o, "tx_packets", (double)sp->wire.frames);
+        cJSON_AddNumberToObject(o, "tx_pps", link_wire_pps(&sp->wire));
+        cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
+        cJSON_AddNumberToObject(o, "rx_packets", 0);
+        cJSON_AddNumberToObject(o, "rx_pps", 0);
+        cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
+        cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
+        cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
+        cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
+        cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
+        cJSON_AddNumberToObject(o, "irq_asserts", (double)sys->nic.st.irq_asserts[p]);
+        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
+        cJSON_AddStringToObject(o, "pcap", sp->pcap_path);
+        cJSON_AddItemToArray(ports, o);
+    }
+
+    const pcix_stats *st = pcix_get_stats(sys->bus);
+    cJSON *bus = cJSON_AddObjectToObject(j, "bus");
+    cJSON_AddStringToObject(bus, "type", "pcix");
+    cJSON_AddNumberToObject(bus, "utilization", pcix_util(sys, -1));
+    cJSON *kinds = cJSON_AddObjectToObject(bus, "transactions");
+    for (int k = 0; k < PCIX_KINDS; k++) {
+        cJSON *o = cJSON_AddObjectToObject(kinds, pcix_kind_name(k));
+        cJSON_AddNumberToObject(o, "count", (double)st->count[k]);
+        cJSON_AddNumberToObject(o, "busy_ps", (double)st->busy[k]);
+        cJSON_AddNumberToObject(o, "utilization", pcix_util(sys, k));
+        cJSON_AddNumberToObject(o, "bytes", (double)st->bytes[k]);
+    }
+
+    cJSON *cpus = cJSON_AddArrayToObject(j, "cpus");
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (!sp->pktgen_on)
+            continue;
+        const cpu *c = &sp->cpu;
+        double pk = c->packets ? (double)c->packets : 1;
+        double cyc_per_ps = c->prof.mhz / 1e6;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", c->id);
+        cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
+        cJSON_AddStringToObject(o, "app", "pktgen");
+        cJSON_AddStringToObject(o, "port", report_ifname(p));
+        cJSON_AddNumberToObject(o, "packets", (double)c->packets);
+        cJSON *cpp = cJSON_AddObjectToObject(o, "cycles_per_packet");
+        for (int k = 0; k < CPU_CATS; k++)
+            cJSON_AddNumberToObject(cpp, cpu_cat_name(k), (double)c->cat_ps[k] * cyc_per_ps / pk);
+        cJSON_AddNumberToObject(cpp, "busy", (double)cpu_busy_ps(c) * cyc_per_ps / pk);
+        cJSON *named = cJSON_AddObjectToObject(o, "named_cycles_per_packet");
+        for (int i = 0; i < c->prof.n_named; i++)
+            cJSON_AddNumberToObject(named, c->prof.named[i].name, (double)c->named_ps[i] * cyc_per_ps / pk);
+        cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
+        cJSON_AddItemToArray(cpus, o);
+    }
+
+    cJSON *nic = cJSON_AddObjectToObject(j, "nic");
+    cJSON_AddNumberToObject(nic, "rtl_cycles", (double)sys->nic.st.cycles);
+    cJSON_AddNumberToObject(nic, "wakeups", (double)sys->nic.st.wakeups);
+    cJSON_AddNumberToObject(nic, "master_aborts", (double)sys->nic.st.master_aborts);
+    cJSON_AddNumberToObject(nic, "dma_reads", (double)sys->nic.st.dma_reads);
+    cJSON_AddNumberToObject(nic, "dma_writes", (double)sys->nic.st.dma_writes);
+    return j;
+}
+
+int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char *text = cJSON_Print(j);
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+        free(text);
+        return -1;
+    }
+    int bad = fputs(text, f) < 0 || fputc('\n', f) < 0;
+    bad |= fclose(f) != 0;
+    free(text);
+    if (bad || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* Scenario files: an INI file checked against a typed schema.
+ *
+ * Every component publishes the keys it reads as a table of scenario_key; the
+ * CLI concatenates the tables and calls scenario_load().  Everything the user
+ * can get wrong (unknown section or key, a bad or out-of-range value, a key set
+ * twice, a syntax error, an unreadable file, a bad `section.key=value`
+ * override) is reported as one message that names the file and line (or the
+ * override), and nothing is loaded.  Everything the program can get wrong (a
+ * bad schema, an accessor for a key that is not in the schema or has another
+ * type) prints a message and abort()s: it is a bug, not an input error.
+ *
+ * File syntax (libinih):
+ *   [section]                  ; a section header
+ *   key = value                ; whitespace around key and value is ignored
+ *   # full-line comments start with ';' or '#'; an inline comment is ';' or
+ *   # '#' preceded by whitespace: `rate = 10 # Gbit/s`.
+ *   Indentation is ignored (no multi-line values), lines are at most
+ *   SCENARIO_MAX_LINE characters, and keys must be inside a section.
+ *
+ * Values by type (the same in files, overrides and schema defaults):
+ *   INT, UINT  decimal or 0x hex; INT may have a leading '-'; no suffixes, no '_'
+ *   DOUBLE     anything strtod accepts that is finite (1e9, 0.5, -3)
+ *   BOOL       true/false, yes/no, on/off, 1/0 (case-insensitive)
+ *   STRING     any text, may be empty
+ *   ENUM       exactly one of the choices "a|b|c" (case-sensitive)
+ */
+#ifndef NICSIM_SCENARIO_H
+#define NICSIM_SCENARIO_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Longest accepted line, without its line break: libinih parses a line in a
+ * 200-byte buffer that also holds the '\n' and the NUL. */
+#define SCENARIO_MAX_LINE 198
+
+typedef enum scenario_type {
+    SCN_INT,    /* int64_t  -> scenario_int()    */
+    SCN_UINT,   /* uint64_t -> scenario_uint()   */
+    SCN_DOUBLE, /* double   -> scenario_double() */
+    SCN_BOOL,   /* 0 or 1   -> scenario_bool()   */
+    SCN_STRING, /* text     -> scenario_str()    */
+    SCN_ENUM,   /* a choice -> scenario_str()    */
+} scenario_type;
+
+typedef struct scenario_key {
+    const char *section;
+    const char *key;
+    scenario_type type;
+    const char *def;     /* default value, written as in a file; never NULL */
+    const char *min;     /* INT/UINT/DOUBLE inclusive bounds as text;      */
+    const char *max;     /*   NULL = the type's own limit                   */
+    const char *choices; /* ENUM only: "a|b|c"                             */
+    const char *help;    /* one line for --help-scenario                   */
+} scenario_key;
+
+typedef struct scenario scenario;
+
+/* Load defaults, then the file at path (NULL = no file, defaults only), then
+ * the overrides in order ("section.key=value"; the section is everything
+ * before the last '.' of the name; a later override of the same key wins).
+ * The schema must outlive the scenario.  Returns 0 and sets *out, or returns
+ * -1, sets *out to NULL and writes one line (no newline) into err:
+ *   PATH: cannot open: No such file or directory
+ *   PATH:7: unknown section [nicc]; expected one of: system, nic, traffic
+ *   PATH:9: unknown key 'rign' in [nic]; expected one of: ring, itr
+ *   PATH:9: nic.ring: expected an integer in [8, 4096], got '5000'
+ *   PATH:12: duplicate key 'ring' in [nic] (first set at line 9)
+ *   PATH:3: syntax error
+ *   command line: 'nic.ring=x': nic.ring: expected an integer in [8, 4096], got 'x'
+ */
+int scenario_load(scenario **out, const scenario_key *schema, size_t n,
+                  const char *path, int n_overrides, char *const *overrides,
+                  char *err, size_t errlen);
+void scenario_free(scenario *s);
+
+/* Typed values.  The key must be in the schema with the matching type
+ * (scenario_str serves STRING and ENUM); anything else aborts. */
+int64_t scenario_int(const scenario *s, const char *section, const char *key);
+uint64_t scenario_uint(const scenario *s, const char *section, const char *key);
+double scenario_double(const scenario *s, const char *section, const char *key);
+int scenario_bool(const scenario *s, const char *section, const char *key);
+const char *scenario_str(const scenario *s, const char *section, const char *key);
+/* Line of the file that set the key; 0 when it is the default or an override.
+ * Lets later semantic checks (e.g. "ring must be a multiple of 8") point at
+ * the line too. */
+int scenario_line(const scenario *s, const char *section, const char *key);
+/* The file path given to scenario_load, or NULL. */
+const char *scenario_path(const scenario *s);
+
+/* The schema as help text: one block per section, one line per key with its
+ * type, default, range or choices, and help. */
+void scenario_print_schema(FILE *f, const scenario_key *schema, size_t n);
+
+#endif

@@ -1,0 +1,400 @@
+#include "system.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HOST_MEM_BASE 0x10000000ull
+
+/* ---------------- the loop ---------------- */
+
+/* Run events and RTL edges up to time t; stop early (returning 1) when
+ * stop(ctx) becomes true after an edge or event. */
+static int run_until(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, void *), void *ctx)
+{
+    sched *s = &sys->s;
+    for (;;) {
+        if (stop && stop(sys, ctx))
+            return 1;
+        ps_t te = sched_next_time(s);
+        ps_t tc = nic_adapter_next_edge(&sys->nic);
+        if (te <= tc) {
+            if (te > t)
+                break;
+            sched_run_one(s, t);
+        } else {
+            if (tc > t)
+                break;
+            nic_adapter_edge(&sys->nic);
+        }
+    }
+    if (t != PS_NEVER && t > s->now)
+        s->now = t;
+    return stop && stop(sys, ctx);
+}
+
+void system_sync(nicsim_system *sys, ps_t t)
+{
+    if (t > sys->s.now || sched_next_time(&sys->s) <= t || nic_adapter_next_edge(&sys->nic) <= t)
+        run_until(sys, t, NULL, NULL);
+}
+
+/* ---------------- bus callbacks that end at a CPU ---------------- */
+
+static void on_mmio_read_done(void *ctx, int func, uint32_t val, ps_t t)
+{
+    nicsim_system *sys = ctx;
+    (void)func;
+    sys->rd_val = val;
+    sys->rd_done = t;
+    sys->rd_waiting = 0;
+}
+
+static int read_done(nicsim_system *sys, void *ctx)
+{
+    (void)ctx;
+    return !sys->rd_waiting;
+}
+
+uint32_t system_mmio_read(nicsim_system *sys, int func, uint32_t off, ps_t t_issue, ps_t *t_done)
+{
+    system_sync(sys, t_issue);
+    sys->rd_waiting = 1;
+    pcix_mmio_read(sys->bus, func, off, t_issue);
+    run_until(sys, PS_NEVER, read_done, NULL);
+    if (sys->rd_waiting) {
+        fprintf(stderr, "nicsim: MMIO read of 0x%05x on function %d never completed\n", off, func);
+        abort();
+    }
+    *t_done = sys->rd_done;
+    return sys->rd_val;
+}
+
+void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t)
+{
+    pcix_mmio_write(sys->bus, func, off, val, t);
+}
+
+struct irq_ctx {
+    int func;
+};
+
+static int irq_up(nicsim_system *sys, void *ctx)
+{
+    return nic_adapter_irq(&sys->nic, ((struct irq_ctx *)ctx)->func);
+}
+
+ps_t system_irq_wait(nicsim_system *sys, int func, ps_t from, ps_t deadline, int *seen)
+{
+    struct irq_ctx c = { func };
+    system_sync(sys, from);
+    if (irq_up(sys, &c)) {
+        *seen = 1;
+        return from;
+    }
+    *seen = run_until(sys, deadline, irq_up, &c);
+    return *seen ? sys->s.now : deadline;
+}
+
+/* ---------------- the bus: device-side callbacks go to the adapter, the
+ * CPU-side one (a read's data reaching the CPU) to the system ---------------- */
+
+static void cb_read_data(void *ctx, int f, uint32_t tag, uint64_t a, uint32_t l, int last, ps_t t)
+{
+    nic_adapter_read_data(&((nicsim_system *)ctx)->nic, f, tag, a, l, last, t);
+}
+static void cb_write_done(void *ctx, int f, uint32_t tag, ps_t t)
+{
+    nic_adapter_write_done(&((nicsim_system *)ctx)->nic, f, tag, t);
+}
+static void cb_mmio_write(void *ctx, int f, uint32_t off, uint32_t val, ps_t t)
+{
+    nic_adapter_mmio_write(&((nicsim_system *)ctx)->nic, f, off, val, t);
+}
+static void cb_mmio_read(void *ctx, int f, uint32_t off, ps_t t)
+{
+    nic_adapter_mmio_read(&((nicsim_system *)ctx)->nic, f, off, t);
+}
+
+static pcix_bus *new_bus(nicsim_system *sys, const pcix_params *bp)
+{
+    pcix_ops ops = {
+        .ctx = sys,
+        .read_data = cb_read_data,
+        .write_done = cb_write_done,
+        .mmio_write = cb_mmio_write,
+        .mmio_read = cb_mmio_read,
+        .mmio_read_done = on_mmio_read_done,
+    };
+    return pcix_new(&sys->s, bp, &ops);
+}
+
+/* ---------------- building ---------------- */
+
+static void profile_from(const scenario *sc, cpu_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mhz = scenario_double(sc, "cpu", "mhz");
+    p->mmio_write_ns = scenario_double(sc, "cpu", "mmio_write_ns");
+    p->mem_read_ns = scenario_double(sc, "cpu", "mem_read_ns");
+    p->store_cycles = scenario_double(sc, "cpu", "store_cycles");
+    p->copy_cycles_per_line = scenario_double(sc, "cpu", "copy_cycles_per_line");
+    p->wmb_cycles = scenario_double(sc, "cpu", "wmb_cycles");
+    p->rmb_cycles = scenario_double(sc, "cpu", "rmb_cycles");
+    p->mb_cycles = scenario_double(sc, "cpu", "mb_cycles");
+    p->prefetch_cycles = scenario_double(sc, "cpu", "prefetch_cycles");
+    p->irq_entry_ns = scenario_double(sc, "cpu", "irq_entry_ns");
+    p->irq_exit_ns = scenario_double(sc, "cpu", "irq_exit_ns");
+    static const char *const named[] = { "pktgen_pkt", "skb_alloc", "skb_free" };
+    for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "cost_%s", named[i]);
+        p->named[p->n_named].name = named[i];
+        p->named[p->n_named].cycles = scenario_double(sc, "cpu", key);
+        p->n_named++;
+    }
+}
+
+static int pcap_path_for(const char *pattern, int port, int nports, char *out, size_t n,
+                         char *err, size_t errlen)
+{
+    const char *mark = strstr(pattern, "{port}");
+    if (!mark) {
+        if (nports > 1) {
+            snprintf(err, errlen, "capture.pcap: '%s' has no {port} but %d ports transmit", pattern, nports);
+            return -1;
+        }
+        snprintf(out, n, "%s", pattern);
+        return 0;
+    }
+    snprintf(out, n, "%.*s%d%s", (int)(mark - pattern), pattern, port, mark + strlen("{port}"));
+    return 0;
+}
+
+int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)
+{
+    memset(sys, 0, sizeof *sys);
+    sys->sc = sc;
+    sched_init(&sys->s);
+    sys->max_sim = scenario_uint(sc, "system", "max_sim_us") * PS_PER_US;
+    sys->mem = host_mem_new(HOST_MEM_BASE);
+    if (!sys->mem) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+
+    const char *ports = scenario_str(sc, "pktgen", "ports");
+    sys->port[0].pktgen_on = strcmp(ports, "1") != 0;
+    sys->port[1].pktgen_on = strcmp(ports, "0") != 0;
+    int nports = sys->port[0].pktgen_on + sys->port[1].pktgen_on;
+
+    /* links and captures */
+    const char *pcap = scenario_str(sc, "capture", "pcap");
+    link_wire *wires[NIC_RTL_PORTS];
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        sim_port *sp = &sys->port[p];
+        if (sp->pktgen_on && pcap[0]) {
+            if (pcap_path_for(pcap, p, nports, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
+                return -1;
+            sp->sink = link_sink_new(sp->pcap_path, err, errlen);
+            if (!sp->sink)
+                return -1;
+        }
+        link_wire_init(&sp->wire, scenario_double(sc, "link", "gbps"), sp->sink);
+        wires[p] = &sp->wire;
+    }
+
+    /* the bus */
+    pcix_params bp;
+    pcix_params_default(&bp);
+    bp.mhz = atof(scenario_str(sc, "bus", "mhz"));
+    bp.bus64 = scenario_bool(sc, "bus", "bus64");
+    bp.mmrbc = (unsigned)atoi(scenario_str(sc, "bus", "mmrbc"));
+    bp.max_outstanding_splits = (unsigned)atoi(scenario_str(sc, "bus", "max_splits"));
+    bp.host_read_latency = (ps_t)llround(scenario_double(sc, "bus", "host_read_latency_ns") * 1000);
+    bp.mmio_host_latency = (ps_t)llround(scenario_double(sc, "bus", "mmio_host_latency_ns") * 1000);
+    bp.arb_clocks = (unsigned)scenario_uint(sc, "bus", "arb_clocks");
+    bp.target_response_clocks = (unsigned)scenario_uint(sc, "bus", "target_response_clocks");
+    bp.turnaround_clocks = (unsigned)scenario_uint(sc, "bus", "turnaround_clocks");
+    bp.device_read_wait_clocks = (unsigned)scenario_uint(sc, "bus", "device_read_wait_clocks");
+
+    /* the NIC: STATUS reports the bus it sits on */
+    nic_rtl_straps straps = {
+        .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
+        .pcix_mode = 1,
+        .pcix_speed = bp.mhz > 100.5 ? 2 : bp.mhz > 66.9 ? 1 : 0,
+        .bus64 = (uint8_t)bp.bus64,
+        .pci66 = 1,
+    };
+    if (nic_adapter_init(&sys->nic, &sys->s, sys->mem, scenario_double(sc, "nic", "core_mhz"),
+                         &straps, wires)) {
+        snprintf(err, errlen, "cannot create the RTL model");
+        return -1;
+    }
+    sys->bus = new_bus(sys, &bp);
+    if (!sys->bus) {
+        snprintf(err, errlen, "bad PCI-X parameters");
+        return -1;
+    }
+    sys->nic.bus = sys->bus;
+
+    /* CPUs, drivers and apps */
+    cpu_profile prof;
+    profile_from(sc, &prof);
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        sim_port *sp = &sys->port[p];
+        if (!sp->pktgen_on)
+            continue;
+        cpu_init(&sp->cpu, p, &prof, 0);
+        sp->pd.sys = sys;
+        sp->pd.cpu = &sp->cpu;
+        sp->pd.func = p;
+
+        struct e1000_dev_opts dopt;
+        e1000_dev_default_opts(&dopt);
+        dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
+        dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
+        int rc = e1000_dev_init(&sp->dev, &sp->pd, &dopt);
+        if (rc != 0) {
+            snprintf(err, errlen, "port %d: e1000 bring-up failed (%d%s)", p, rc,
+                     rc == E1000_ERR_LINK ? ": no link" : "");
+            return -1;
+        }
+        struct e1000_tx_opts topt;
+        e1000_tx_default_opts(&topt);
+        topt.ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+        if (scenario_bool(sc, "driver", "tx_prefetch")) {
+            topt.pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+            topt.hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+        }
+        topt.wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+        topt.gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
+        topt.rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+        topt.clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+        topt.tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
+        topt.tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+        rc = e1000_txq_setup(&sp->txq, &sp->dev, &topt);
+        if (rc != 0) {
+            snprintf(err, errlen, "port %d: TX ring setup failed (%d); check driver.tx_ring "
+                     "(a multiple of 8 in 48..4096)", p, rc);
+            return -1;
+        }
+        struct pktgen_opts po;
+        pktgen_default_opts(&po);
+        po.count = scenario_uint(sc, "pktgen", "count");
+        po.duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
+        po.size = (uint32_t)scenario_uint(sc, "pktgen", "size");
+        po.burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
+        po.clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+        po.src_mac[5] = (uint8_t)(1 + 2 * p);
+        po.dst_mac[5] = (uint8_t)(2 + 2 * p);
+        if (po.count == 0 && po.duration_ns == 0) {
+            snprintf(err, errlen, "pktgen: count and duration_us are both 0: the run would never end");
+            return -1;
+        }
+        if (pktgen_init(&sp->pg, &sp->pd, &sp->txq, &po) != 0) {
+            snprintf(err, errlen, "port %d: pktgen setup failed", p);
+            return -1;
+        }
+        sp->app_running = 1;
+    }
+    return 0;
+}
+
+/* ---------------- running ---------------- */
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t read_stat64(nicsim_system *sys, int f, uint32_t lo, uint32_t hi, ps_t *t)
+{
+    uint64_t v = system_mmio_read(sys, f, lo, *t, t);
+    v |= (uint64_t)system_mmio_read(sys, f, hi, *t, t) << 32;
+    return v;
+}
+
+int system_run(nicsim_system *sys, char *err, size_t errlen)
+{
+    double w0 = wall_now();
+    for (;;) {
+        sim_port *next = NULL;
+        for (int p = 0; p < NIC_RTL_PORTS; p++) {
+            sim_port *sp = &sys->port[p];
+            if (sp->app_running && (!next || sp->cpu.t < next->cpu.t))
+                next = sp;
+        }
+        if (!next)
+            break;
+        if (next->cpu.t >= sys->max_sim) {
+            sys->stopped_early = 1;
+            break;
+        }
+        system_sync(sys, next->cpu.t);
+        if (!pktgen_step(&next->pg))
+            next->app_running = 0;
+    }
+    /* let the NIC and the wire finish what they hold: run until nothing is
+     * left to happen (bounded by max_sim_us) */
+    ps_t end = sys->s.now;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (sys->port[p].pktgen_on && sys->port[p].cpu.t > end)
+            end = sys->port[p].cpu.t;
+    run_until(sys, end, NULL, NULL);
+    ps_t limit = sys->max_sim > end ? sys->max_sim : end;
+    for (;;) {
+        ps_t te = sched_next_time(&sys->s), tc = nic_adapter_next_edge(&sys->nic);
+        ps_t m = te < tc ? te : tc;
+        if (m == PS_NEVER || m > limit)
+            break;
+        run_until(sys, m, NULL, NULL);
+    }
+    if (sched_next_time(&sys->s) != PS_NEVER || nic_adapter_next_edge(&sys->nic) != PS_NEVER)
+        sys->stopped_early = 1;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (sys->port[p].wire.last_end > end)
+            end = sys->port[p].wire.last_end;
+    sys->end_time = end;
+    sys->wall_seconds = wall_now() - w0;
+
+    /* read the statistics registers as e1000_update_stats does (after the run) */
+    ps_t t = end;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        sim_port *sp = &sys->port[p];
+        sp->gptc = system_mmio_read(sys, p, E1000_GPTC, t, &t);
+        sp->tpt = system_mmio_read(sys, p, E1000_TPT, t, &t);
+        sp->gotc = read_stat64(sys, p, E1000_GOTCL, E1000_GOTCH, &t);
+        sp->irqs_handled = sp->pg.stats.irqs;
+    }
+    (void)err;
+    (void)errlen;
+    return 0;
+}
+
+int system_free(nicsim_system *sys, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        sim_port *sp = &sys->port[p];
+        if (sp->pktgen_on && sp->app_running == 0 && sp->pg.pd)
+            pktgen_fini(&sp->pg);
+        if (sp->sink) {
+            if (link_sink_close(sp->sink) != 0 && rc == 0) {
+                snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));
+                rc = -1;
+            }
+            sp->sink = NULL;
+        }
+    }
+    nic_adapter_fini(&sys->nic);
+    if (sys->bus)
+        pcix_free(sys->bus);
+    host_mem_free(sys->mem);
+    sched_free(&sys->s);
+    return rc;
+}

@@ -1,0 +1,383 @@
+/* The fake platform for driver-core unit tests; see plat_fake.h. */
+#include "plat_fake.h"
+#include "../../driver/e1000/e1000_regs.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_BYTES (32u << 20)
+
+struct plat_dev *fake_create(void)
+{
+    struct plat_dev *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->arena_size = ARENA_BYTES;
+    /* calloc of a large block maps zero pages lazily: cheap per test.  The
+     * arena starts 64 KB aligned so host and bus alignment agree. */
+    d->arena_raw = calloc(1, ARENA_BYTES + 65536);
+    if (!d->arena_raw) {
+        free(d);
+        return NULL;
+    }
+    d->arena = (uint8_t *)(((uintptr_t)d->arena_raw + 65535) & ~(uintptr_t)65535);
+    d->rst_reads_set = 0;
+    d->irq_latency_ns = 1000;
+    d->verbose = getenv("FAKE_VERBOSE") != NULL;
+    return d;
+}
+
+void fake_destroy(struct plat_dev *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nframes; i++)
+        free(d->frames[i].data);
+    free(d->frames);
+    free(d->cur_alloc);
+    free(d->log);
+    free(d->arena_raw);
+    free(d);
+}
+
+void fake_reg_set(struct plat_dev *d, uint32_t reg, uint32_t val)
+{
+    d->regs[(reg % FAKE_REGS_BYTES) / 4] = val;
+}
+
+uint32_t fake_reg_get(const struct plat_dev *d, uint32_t reg)
+{
+    return d->regs[(reg % FAKE_REGS_BYTES) / 4];
+}
+
+static void log_add(struct plat_dev *d, enum fake_kind kind, uint32_t reg, uint32_t val,
+                    const void *addr, uint64_t val64)
+{
+    if (d->log_n == d->log_cap) {
+        size_t cap = d->log_cap ? d->log_cap * 2 : 1024;
+        struct fake_access *n = realloc(d->log, cap * sizeof *n);
+        if (!n)
+            abort();
+        d->log = n;
+        d->log_cap = cap;
+    }
+    d->log[d->log_n] = (struct fake_access){ .order = d->log_n, .kind = kind, .reg = reg,
+                                             .val = val, .addr = (uintptr_t)addr,
+                                             .val64 = val64 };
+    d->log_n++;
+}
+
+void fake_log_clear(struct plat_dev *d)
+{
+    d->log_n = 0;
+}
+
+size_t fake_count(const struct plat_dev *d, enum fake_kind kind, uint32_t reg)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->log_n; i++)
+        if (d->log[i].kind == kind && (d->log[i].reg == reg || (kind != FAKE_W32 && kind != FAKE_R32)))
+            n++;
+    return n;
+}
+
+long fake_find(const struct plat_dev *d, enum fake_kind kind, uint32_t reg, size_t n)
+{
+    for (size_t i = 0; i < d->log_n; i++)
+        if (d->log[i].kind == kind &&
+            (d->log[i].reg == reg || (kind != FAKE_W32 && kind != FAKE_R32)) && n-- == 0)
+            return (long)i;
+    return -1;
+}
+
+/* ---- MMIO ---- */
+uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
+{
+    uint32_t *r = &d->regs[(reg % FAKE_REGS_BYTES) / 4];
+    uint32_t v = *r;
+    if (reg == E1000_ICR) {
+        *r = 0;                                   /* read clears */
+    } else if (reg == E1000_CTRL && (v & E1000_CTRL_RST)) {
+        if (d->rst_reads_set >= 0 && d->rst_reads_seen++ >= d->rst_reads_set) {
+            *r &= ~E1000_CTRL_RST;                /* reset done */
+            v = *r;
+        }
+    } else if (reg == E1000_TDH) {
+        v = d->nic_tdh;
+    }
+    if (d->read_hook)
+        v = d->read_hook(d, reg, v, d->read_hook_arg);
+    log_add(d, FAKE_R32, reg, v, NULL, v);
+    return v;
+}
+
+void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
+{
+    log_add(d, FAKE_W32, reg, val, NULL, val);
+    uint32_t *r = &d->regs[(reg % FAKE_REGS_BYTES) / 4];
+    switch (reg) {
+    case E1000_IMS: *r |= val; break;
+    case E1000_IMC: d->regs[E1000_IMS / 4] &= ~val; *r = val; break;
+    case E1000_ICS: d->regs[E1000_ICR / 4] |= val; break;
+    case E1000_ICR: *r &= ~val; break;
+    case E1000_CTRL:
+        *r = val;
+        if (val & E1000_CTRL_RST)
+            d->rst_reads_seen = 0;
+        break;
+    case E1000_TDH: *r = val; d->nic_tdh = val; break;
+    case E1000_TDT:
+        *r = val;
+        if (d->nic_mode == FAKE_NIC_ON_TDT)
+            fake_nic_tx_run(d, ~0u);
+        break;
+    default: *r = val; break;
+    }
+}
+
+/* ---- DMA memory ---- */
+void *fake_bus_to_host(struct plat_dev *d, uint64_t bus, size_t len)
+{
+    if (bus < FAKE_BUS_BASE || bus - FAKE_BUS_BASE > d->arena_size ||
+        len > d->arena_size - (bus - FAKE_BUS_BASE)) {
+        d->bad_accesses++;
+        return NULL;
+    }
+    return d->arena + (bus - FAKE_BUS_BASE);
+}
+
+void fake_arena_seek(struct plat_dev *d, size_t off)
+{
+    if (off > d->arena_used && off <= d->arena_size)
+        d->arena_used = off;
+}
+
+void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bus_addr)
+{
+    if (align == 0)
+        align = 1;
+    size_t off = (d->arena_used + align - 1) / align * align;
+    if (off > d->arena_size || size > d->arena_size - off)
+        return NULL;
+    d->arena_used = off + size;
+    memset(d->arena + off, 0, size);
+    *bus_addr = FAKE_BUS_BASE + off;
+    return d->arena + off;
+}
+
+static int in_arena(struct plat_dev *d, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    if (b < d->arena || b + n > d->arena + d->arena_size) {
+        d->bad_accesses++;
+        return 0;
+    }
+    return 1;
+}
+
+uint64_t plat_mem_read64(struct plat_dev *d, const void *p)
+{
+    uint64_t v = 0;
+    if (in_arena(d, p, 8))
+        memcpy(&v, p, 8);
+    d->mem_reads++;
+    log_add(d, FAKE_MEMR, 0, (uint32_t)v, p, v);
+    return v;
+}
+
+void plat_mem_write64(struct plat_dev *d, void *p, uint64_t v)
+{
+    if (in_arena(d, p, 8))
+        memcpy(p, &v, 8);
+    d->mem_writes++;
+    log_add(d, FAKE_MEMW, 0, (uint32_t)v, p, v);
+}
+
+void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n)
+{
+    if (in_arena(d, dst, n))
+        memcpy(dst, src, n);
+    d->copy_to_bytes += n;
+}
+
+void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n)
+{
+    if (in_arena(d, src, n))
+        memcpy(dst, src, n);
+    d->copy_from_bytes += n;
+}
+
+/* ---- ordering ---- */
+void plat_wmb(struct plat_dev *d) { d->wmbs++; log_add(d, FAKE_WMB, 0, 0, NULL, 0); }
+void plat_rmb(struct plat_dev *d) { d->rmbs++; log_add(d, FAKE_RMB, 0, 0, NULL, 0); }
+void plat_mb(struct plat_dev *d) { d->mbs++; log_add(d, FAKE_MB, 0, 0, NULL, 0); }
+void plat_prefetch(struct plat_dev *d, const void *p) { (void)p; d->prefetches++; }
+
+/* ---- named costs ---- */
+static int cost_find(const struct plat_dev *d, const char *name)
+{
+    for (int i = 0; i < d->ncost; i++)
+        if (strcmp(d->cost[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+plat_cost plat_cost_id(struct plat_dev *d, const char *name)
+{
+    int i = cost_find(d, name);
+    if (i >= 0)
+        return i;
+    if (d->ncost == FAKE_MAX_COSTS)
+        return -1;
+    i = d->ncost++;
+    snprintf(d->cost[i].name, sizeof d->cost[i].name, "%s", name);
+    return i;
+}
+
+void plat_charge(struct plat_dev *d, plat_cost c)
+{
+    if (c < 0 || c >= d->ncost)
+        return;
+    d->cost[c].count++;
+    d->now_ns += d->cost[c].ns;
+}
+
+void fake_cost_set(struct plat_dev *d, const char *name, uint64_t ns)
+{
+    int i = plat_cost_id(d, name);
+    if (i >= 0)
+        d->cost[i].ns = ns;
+}
+
+uint64_t fake_cost_count(const struct plat_dev *d, const char *name)
+{
+    int i = cost_find(d, name);
+    return i < 0 ? 0 : d->cost[i].count;
+}
+
+void plat_count_packets(struct plat_dev *d, uint64_t n)
+{
+    d->packets_counted += n;
+}
+
+/* ---- interrupts and time ---- */
+int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
+{
+    d->irq_waits++;
+    if (d->nic_mode == FAKE_NIC_ON_IRQ_WAIT)
+        fake_nic_tx_run(d, ~0u);
+    if (d->regs[E1000_ICR / 4] & d->regs[E1000_IMS / 4]) {
+        d->now_ns += d->irq_latency_ns < timeout_ns ? d->irq_latency_ns : timeout_ns;
+        return 1;
+    }
+    d->now_ns += timeout_ns;
+    return 0;
+}
+
+void plat_delay_ns(struct plat_dev *d, uint64_t ns)
+{
+    d->delays++;
+    d->now_ns += ns;
+}
+
+uint64_t plat_now_ns(struct plat_dev *d)
+{
+    return d->now_ns;
+}
+
+void plat_log(struct plat_dev *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->last_log, sizeof d->last_log, fmt, ap);
+    va_end(ap);
+    d->log_msgs++;
+    if (d->verbose)
+        fprintf(stderr, "plat_log: %s\n", d->last_log);
+}
+
+/* ---- the fake NIC's TX engine ---- */
+void fake_set_dd(struct plat_dev *d, void *desc)
+{
+    (void)d;
+    uint64_t qw1;
+    memcpy(&qw1, (uint8_t *)desc + 8, 8);
+    qw1 |= E1000_TXD_QW1_DD;
+    memcpy((uint8_t *)desc + 8, &qw1, 8);
+}
+
+static void frame_append(struct plat_dev *d, const uint8_t *src, uint32_t n)
+{
+    uint8_t *b = realloc(d->cur_alloc, d->cur_len + n);
+    if (!b)
+        abort();
+    d->cur_alloc = d->cur = b;
+    memcpy(b + d->cur_len, src, n);
+    d->cur_len += n;
+}
+
+static void frame_finish(struct plat_dev *d, uint8_t cmd)
+{
+    if (d->nframes == d->frames_cap) {
+        size_t cap = d->frames_cap ? d->frames_cap * 2 : 64;
+        struct fake_frame *f = realloc(d->frames, cap * sizeof *f);
+        if (!f)
+            abort();
+        d->frames = f;
+        d->frames_cap = cap;
+    }
+    d->frames[d->nframes++] = (struct fake_frame){ .data = d->cur_alloc, .len = d->cur_len,
+                                                   .bus_first = d->cur_bus_first,
+                                                   .ndesc = d->cur_ndesc, .cmd_last = cmd };
+    d->cur_alloc = d->cur = NULL;
+    d->cur_len = 0;
+    d->cur_ndesc = 0;
+}
+
+unsigned fake_nic_tx_run(struct plat_dev *d, unsigned max)
+{
+    if (!(fake_reg_get(d, E1000_TCTL) & E1000_TCTL_EN))
+        return 0;
+    uint64_t base = (uint64_t)fake_reg_get(d, E1000_TDBAH) << 32 | fake_reg_get(d, E1000_TDBAL);
+    uint32_t count = fake_reg_get(d, E1000_TDLEN) / 16;
+    uint32_t tdt = fake_reg_get(d, E1000_TDT);
+    if (count == 0)
+        return 0;
+    uint8_t *ring = fake_bus_to_host(d, base, (size_t)count * 16);
+    if (!ring)
+        return 0;
+    unsigned n = 0, wb = 0;
+    while (d->nic_tdh != tdt && n < max) {
+        uint8_t *desc = ring + (size_t)d->nic_tdh * 16;
+        uint64_t addr, qw1;
+        memcpy(&addr, desc, 8);
+        memcpy(&qw1, desc + 8, 8);
+        uint32_t len = (uint32_t)(qw1 & E1000_TXD_LEN_MASK);
+        uint8_t cmd = (uint8_t)(qw1 >> E1000_TXD_CMD_SHIFT);
+        const uint8_t *buf = fake_bus_to_host(d, addr, len);
+        if (!buf || (cmd & E1000_TXD_CMD_DEXT) || !(cmd & E1000_TXD_CMD_IFCS))
+            d->nic_errors++;
+        if (d->cur_ndesc == 0)
+            d->cur_bus_first = addr;
+        d->cur_ndesc++;
+        if (buf)
+            frame_append(d, buf, len);
+        if (cmd & E1000_TXD_CMD_EOP)
+            frame_finish(d, cmd);
+        if (cmd & E1000_TXD_CMD_RS) {
+            qw1 |= E1000_TXD_QW1_DD;
+            memcpy(desc + 8, &qw1, 8);
+            wb++;
+        }
+        d->nic_tdh = (d->nic_tdh + 1) % count;
+        n++;
+    }
+    d->nic_descs += n;
+    fake_reg_set(d, E1000_TDH, d->nic_tdh);
+    if (wb)
+        d->regs[E1000_ICR / 4] |= E1000_ICR_TXDW;
+    if (n && d->nic_tdh == tdt)
+        d->regs[E1000_ICR / 4] |= E1000_ICR_TXQE;
+    return n;
+}

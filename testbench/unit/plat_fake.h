@@ -1,0 +1,136 @@
+/* A fake platform for unit tests of the driver core: every function of
+ * driver/plat.h over plain malloc'ed memory, with no simulator behind it.
+ *
+ *   - DMA memory: one calloc'ed arena; bus address = FAKE_BUS_BASE + offset
+ *     (above 4 GB, so TDBAH/RDBAH are exercised).
+ *   - BAR0: a 128 KB register array with the few e1000 semantics the driver
+ *     relies on (ICR clears on read, ICS sets causes, IMS/IMC set/clear the
+ *     mask, CTRL.RST clears itself after a programmable number of reads).
+ *   - An ordered log of MMIO reads/writes, barriers and shared-memory
+ *     accesses, so tests can check what was written when.
+ *   - Read hooks, a programmable clock and named-cost table.
+ *   - A tiny e1000 TX engine (fake_nic_tx_run) that walks descriptors from
+ *     TDH to TDT, captures the frames and writes DD back on RS descriptors;
+ *     it can run on each TDT write, on each plat_irq_wait, or only when a
+ *     test calls it. */
+#ifndef NICSIM_PLAT_FAKE_H
+#define NICSIM_PLAT_FAKE_H
+#include <stdint.h>
+#include <stddef.h>
+#include "../../driver/plat.h"
+
+#define FAKE_BUS_BASE   0x100000000ull
+#define FAKE_REGS_BYTES 0x20000u
+#define FAKE_MAX_COSTS  32
+
+enum fake_kind { FAKE_W32, FAKE_R32, FAKE_WMB, FAKE_RMB, FAKE_MB, FAKE_MEMW, FAKE_MEMR };
+
+/* One logged access.  For FAKE_MEMW/FAKE_MEMR, addr is the host pointer as
+ * an integer and val the low 32 bits of the qword. */
+struct fake_access {
+    uint64_t order;     /* position in the log, from 0 */
+    enum fake_kind kind;
+    uint32_t reg;
+    uint32_t val;
+    uintptr_t addr;
+    uint64_t val64;
+};
+
+/* A frame the fake NIC sent. */
+struct fake_frame {
+    uint8_t *data;
+    uint32_t len;
+    uint64_t bus_first;     /* buffer address of the first descriptor */
+    unsigned ndesc;
+    uint8_t cmd_last;       /* CMD byte of the EOP descriptor */
+};
+
+enum fake_nic_mode {
+    FAKE_NIC_MANUAL,        /* only fake_nic_tx_run() moves descriptors */
+    FAKE_NIC_ON_TDT,        /* every TDT write completes everything up to it */
+    FAKE_NIC_ON_IRQ_WAIT,   /* plat_irq_wait completes everything, then interrupts */
+};
+
+struct plat_dev {
+    uint32_t regs[FAKE_REGS_BYTES / 4];
+
+    /* DMA arena */
+    uint8_t *arena;             /* 64 KB aligned, inside arena_raw */
+    void *arena_raw;
+    size_t arena_size, arena_used;
+
+    /* ordered access log */
+    struct fake_access *log;
+    size_t log_n, log_cap;
+
+    /* CTRL.RST: reads that still see RST after a reset request; -1 = never clears */
+    int rst_reads_set;
+    int rst_reads_seen;
+    /* extra hook on every register read: may replace the value */
+    uint32_t (*read_hook)(struct plat_dev *d, uint32_t reg, uint32_t val, void *arg);
+    void *read_hook_arg;
+
+    /* counters */
+    uint64_t mem_writes, mem_reads, wmbs, rmbs, mbs, prefetches;
+    uint64_t copy_to_bytes, copy_from_bytes, packets_counted;
+    uint64_t bad_accesses;  /* accesses outside the arena */
+    uint64_t delays, irq_waits;
+
+    /* time */
+    uint64_t now_ns;
+    uint64_t irq_latency_ns;    /* time an irq_wait that sees the interrupt takes */
+
+    /* named costs */
+    struct { char name[32]; uint64_t ns; uint64_t count; } cost[FAKE_MAX_COSTS];
+    int ncost;
+
+    /* plat_log */
+    char last_log[256];
+    unsigned log_msgs;
+    int verbose;
+
+    /* the fake NIC's TX engine */
+    enum fake_nic_mode nic_mode;
+    uint32_t nic_tdh;
+    struct fake_frame *frames;
+    size_t nframes, frames_cap;
+    uint8_t *cur, *cur_alloc;   /* frame being assembled */
+    uint32_t cur_len;
+    uint64_t cur_bus_first;
+    unsigned cur_ndesc;
+    uint64_t nic_descs, nic_errors;
+};
+
+struct plat_dev *fake_create(void);
+void fake_destroy(struct plat_dev *d);
+
+/* Registers as the device would hold them. */
+void fake_reg_set(struct plat_dev *d, uint32_t reg, uint32_t val);
+uint32_t fake_reg_get(const struct plat_dev *d, uint32_t reg);
+
+/* Host pointer for a bus range inside the arena, NULL (and bad_accesses++)
+ * outside. */
+void *fake_bus_to_host(struct plat_dev *d, uint64_t bus, size_t len);
+/* Skip arena space so the next allocation starts at offset off (test setup). */
+void fake_arena_seek(struct plat_dev *d, size_t off);
+
+/* Log queries. */
+void fake_log_clear(struct plat_dev *d);
+size_t fake_count(const struct plat_dev *d, enum fake_kind kind, uint32_t reg);
+/* Index of the n-th (from 0) entry of kind/reg, or -1. */
+long fake_find(const struct plat_dev *d, enum fake_kind kind, uint32_t reg, size_t n);
+
+/* Named costs: nanoseconds added to the clock per plat_charge; count seen. */
+void fake_cost_set(struct plat_dev *d, const char *name, uint64_t ns);
+uint64_t fake_cost_count(const struct plat_dev *d, const char *name);
+
+/* Set DD in the status of the descriptor at host pointer desc (16 bytes). */
+void fake_set_dd(struct plat_dev *d, void *desc);
+
+/* Run the fake TX engine over at most max descriptors between TDH and TDT
+ * (only while TCTL.EN is set).  Frames are captured; descriptors with RS get
+ * DD; ICR gets TXDW when one was written back and TXQE when TDH reaches TDT.
+ * Returns descriptors processed. */
+unsigned fake_nic_tx_run(struct plat_dev *d, unsigned max);
+
+#endif
