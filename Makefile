@@ -26,6 +26,7 @@ LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_RUNNER := testbench/unit/gtest_cunit.c
 UNIT_TESTS  := $(patsubst testbench/unit/test_%.c,$(BUILD)/tests/test_%,$(wildcard testbench/unit/test_*.c))
 RTL_TESTS   := $(patsubst testbench/rtl/test_%.c,$(BUILD)/tests/rtl_%,$(wildcard testbench/rtl/test_*.c))
+SYS_TESTS   := $(patsubst testbench/system/test_%.c,$(BUILD)/tests/sys_%,$(wildcard testbench/system/test_*.c))
 
 # ---- Verilated RTL --------------------------------------------------------
 VERILATOR ?= verilator
@@ -33,7 +34,7 @@ VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 RTL_SRCS := $(wildcard rtl/*.v)
 RTL_TOP := nic82546
 VL_DIR := $(BUILD)/verilated
-VL_FLAGS := --cc --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
+VL_FLAGS := --cc -O3 --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
             --noassert -Mdir $(VL_DIR) --prefix Vnic82546
 VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) -g
 VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
@@ -68,7 +69,7 @@ $(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS)
 	@mkdir -p $(VL_DIR)
 	$(VERILATOR) $(VL_FLAGS) $(RTL_SRCS)
 	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
-	  OPT_FAST="-O3" OPT_SLOW="-O1" OPT_GLOBAL="-O3" CXXFLAGS="$(SAN) -g"
+	  OPT_FAST="-O3 -fno-stack-protector" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
 
 $(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a
 	@mkdir -p $(dir $@)
@@ -93,8 +94,14 @@ $(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ $< testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
 
+# System tests run build/nicsim as a user would (CLI, pcaps, JSON, determinism).
+$(BUILD)/tests/sys_%: testbench/system/test_%.c $(TEST_RUNNER) $(BUILD)/nicsim
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< $(TEST_RUNNER) $(TEST_LDLIBS)
+
 unit: $(UNIT_TESTS)
 rtl-tests: $(RTL_TESTS)
+sys-tests: $(SYS_TESTS)
 
 lint:
 	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)

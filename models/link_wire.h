@@ -3,8 +3,8 @@
  * the MAC appends one, then the gap the MAC asked for, each byte at
  * 8 bits / rate.  The link holds one frame waiting for the wire (a PHY
  * staging slot) and tells the MAC it is ready only while that slot is free,
- * which is how backpressure reaches the packet buffer.  Frame spacing is
- * therefore exact to the picosecond whatever the RTL's clock. */
+ * which is how backpressure reaches the packet buffer.  Frame spacing is therefore exact to the
+ * picosecond whatever the RTL's clock. */
 #ifndef NICSIM_LINK_WIRE_H
 #define NICSIM_LINK_WIRE_H
 #include <stdint.h>

@@ -1,5 +1,7 @@
 // One port (PCI function) of the 82546: register file, transmit descriptor
-// engine, packet buffer, MAC, interrupts and statistics.
+// engine, packet buffer, MAC, interrupts and statistics.  The internal
+// datapath moves 32 bytes per cycle (completions, write-back data, MAC beats):
+// a design choice for simulation speed; bus timing lives in the bus model.
 module e1000_func #(
     parameter [1:0] FUNC = 2'd0
 ) (
@@ -26,16 +28,16 @@ module e1000_func #(
     output wire [15:0] req_len,
     input  wire        req_ready,
     output wire        wvalid,
-    output wire [63:0] wdata,
+    output wire [255:0] wdata,
     output wire        wlast,
     input  wire        cpl_valid,
     input  wire [4:0]  cpl_tag,
-    input  wire [63:0] cpl_data,
+    input  wire [255:0] cpl_data,
     // MAC to the link
     input  wire        tx_ready,
     output wire        tx_valid,
-    output wire [63:0] tx_data,
-    output wire [3:0]  tx_nbytes,
+    output wire [255:0] tx_data,
+    output wire [5:0]  tx_nbytes,
     output wire        tx_last,
     output wire        tx_fcs,
     output wire [10:0] tx_ipg,
@@ -89,9 +91,10 @@ module e1000_func #(
     wire        frame_avail, frame_ifcs, frame_skip, frame_pop;
     wire [15:0] frame_len;
     wire [AW-1:0] rd_addr;
-    wire [63:0] rd_data;
+    wire        rd_en;
+    wire [255:0] rd_data;
 
-    tx_pkt_buffer #(.DEPTH_WORDS(8192), .AW(AW), .NTAG(16)) pbuf (
+    tx_pkt_buffer #(.BB(32), .LB(5), .AW(AW), .NTAG(16)) pbuf (
         .clk(clk), .rst(frst), .size_bytes(tx_buf_bytes), .free_bytes(free_bytes),
         .tag_free(tag_free), .next_tag(next_tag),
         .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
@@ -99,15 +102,15 @@ module e1000_func #(
         .cpl_valid(cpl_valid && !cpl_tag[4]), .cpl_tag(cpl_tag[3:0]), .cpl_data(cpl_data),
         .frag_done(frag_done), .frame_avail(frame_avail), .frame_len(frame_len),
         .frame_ifcs(frame_ifcs), .frame_skip(frame_skip), .frame_pop(frame_pop),
-        .rd_addr(rd_addr), .rd_data(rd_data), .busy(b_busy));
+        .rd_en(rd_en), .rd_addr(rd_addr), .rd_data(rd_data), .busy(b_busy));
 
     wire        stat_sent;
     wire [15:0] stat_len;
 
-    mac_tx #(.AW(AW)) mac (
+    mac_tx #(.BB(32), .LB(5), .AW(AW)) mac (
         .clk(clk), .rst(frst), .psp(tx_psp), .ipgt(ipgt), .size_bytes(tx_buf_bytes),
         .frame_avail(frame_avail), .frame_len(frame_len), .frame_ifcs(frame_ifcs),
-        .frame_skip(frame_skip), .frame_pop(frame_pop), .rd_addr(rd_addr), .rd_data(rd_data),
+        .frame_skip(frame_skip), .frame_pop(frame_pop), .rd_en(rd_en), .rd_addr(rd_addr), .rd_data(rd_data),
         .tx_ready(tx_ready), .tx_valid(tx_valid), .tx_data(tx_data), .tx_nbytes(tx_nbytes),
         .tx_last(tx_last), .tx_fcs(tx_fcs), .tx_ipg(tx_ipg),
         .stat_sent(stat_sent), .stat_len(stat_len), .busy(m_busy));
@@ -124,5 +127,7 @@ module e1000_func #(
 
     assign next_timer = (q_timer < i_timer) ? q_timer : i_timer;
     // a function in reset (CTRL.RST) counts down its reset and must be clocked
-    assign busy = q_busy || b_busy || m_busy || i_busy || (frst && !rst);
+    // registered outputs that the shared interface or the link take at the
+    // next edge (a read answer, a MAC beat) keep the function clocked
+    assign busy = q_busy || b_busy || m_busy || i_busy || (frst && !rst) || mmio_rvalid || tx_valid;
 endmodule

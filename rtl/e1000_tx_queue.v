@@ -16,8 +16,13 @@
 // whole once WTHRESH are done, or when TIDV/TADV expire.  TXDW is raised at
 // write-back, or when TIDV/TADV expire for descriptors with IDE.
 //
-// DMA priority on the port: write-back, fetch into an empty cache, packet
-// data, prefetch.  Decisions are combinational; the request is registered.
+// DMA priority on the port: write-back, fetch into an empty cache, prefetch,
+// packet data.  The bus model queues requests, so the data engine could issue
+// every cycle and a prefetch behind it would wait until the cache ran dry;
+// a prefetch whose threshold condition holds therefore takes the next request
+// slot and the data engine resumes one cycle later.  Decisions are
+// combinational; the request is registered.
+// Beats are 32 bytes: two descriptors per fetch or write-back beat.
 module e1000_tx_queue #(
     parameter AW = 16
 ) (
@@ -52,7 +57,7 @@ module e1000_tx_queue #(
     input  wire          frag_done,
     // descriptor fetch completions (tag DESC_TAG)
     input  wire          dcpl_valid,
-    input  wire [63:0]   dcpl_data,
+    input  wire [255:0]  dcpl_data,
     // DMA request port
     output reg           req_valid,
     output reg           req_write,
@@ -61,7 +66,7 @@ module e1000_tx_queue #(
     output reg  [15:0]   req_len,
     input  wire          req_ready,
     output reg           wvalid,
-    output reg  [63:0]   wdata,
+    output reg  [255:0]  wdata,
     output reg           wlast,
     // interrupt causes and scheduling hints
     output reg           txdw_set,
@@ -76,17 +81,14 @@ module e1000_tx_queue #(
     reg [5:0]   rel_slot;
     reg [6:0]   n_wb, n_iss, n_rdy, n_inf;
     reg         f_busy;           // a descriptor fetch is outstanding
-    reg [7:0]   f_left;           // beats still to arrive
-    reg         f_half;           // the first quadword of a descriptor has arrived
-    reg [63:0]  f_q0;
+    reg [6:0]   f_left;           // descriptors still to arrive
     reg [15:0]  pkt_bytes;        // bytes of the current packet issued so far
     reg         pkt_drop;         // the current packet does not fit the buffer
     reg         armed, armed_ide, flush;
     reg         tidv_run, tadv_run;
     reg [17:0]  tidv_cnt, tadv_cnt;
     reg         ws_active;        // streaming write-back data
-    reg [7:0]   ws_left;          // beats left
-    reg         ws_hi;            // next beat is the second quadword
+    reg [6:0]   ws_left;          // descriptors left to stream
     reg [5:0]   ws_slot;
     reg [6:0]   ws_n;             // descriptors in the write being streamed
     reg         ws_status_only;
@@ -139,10 +141,13 @@ module e1000_tx_queue #(
     wire         wb_release = n_wb != 0 && !ws_active && !rd_rs && !armed;
     // non-burst: status write of one RS descriptor
     wire         wb_status  = n_wb != 0 && !bursting && rd_rs && port_free;
-    // burst: arm on an RS descriptor, write when WTHRESH are done or on a flush
-    wire         wb_arm     = n_wb != 0 && bursting && rd_rs && !armed && !ws_active;
-    wire         wb_burst   = armed && n_wb != 0 && port_free &&
-                              ({1'b0, n_wb} >= {2'b0, wthresh} || flush);
+    // burst: arm on an RS descriptor, write when WTHRESH are done or on a
+    // flush (an RS descriptor that already completes the batch is written at once)
+    wire         wb_full    = {1'b0, n_wb} >= {2'b0, wthresh};
+    wire         wb_burst   = bursting && n_wb != 0 && port_free &&
+                              (armed ? (wb_full || flush) : (rd_rs && wb_full));
+    wire         wb_arm     = n_wb != 0 && bursting && rd_rs && !armed && !ws_active && !wb_burst;
+    wire         batch_ide  = armed ? armed_ide : (rd_ide && tidv != 16'd0);
 
     wire timer_expire = (tidv_run && tidv_cnt <= {2'b0, tick}) || (tadv_run && tadv_cnt <= {2'b0, tick});
 
@@ -150,10 +155,10 @@ module e1000_tx_queue #(
     wire do_wb      = wb_status || wb_burst;
     wire fetch_ok   = en && !f_busy && n_fetch != 0 && port_free;
     wire do_fetch0  = !do_wb && fetch_ok && onchip == 0;
-    wire do_issue   = !do_wb && !do_fetch0 && issue_can;
-    wire do_pref    = !do_wb && !do_fetch0 && !do_issue && fetch_ok && pth != 0 &&
-                      {1'b0, onchip} < pth && avail >= {8'd0, hth} && !issue_can && n_wb == 0;
+    wire do_pref    = !do_wb && !do_fetch0 && fetch_ok && pth != 0 &&
+                      {1'b0, onchip} < pth && avail >= {8'd0, hth};
     wire do_fetch   = do_fetch0 || do_pref;
+    wire do_issue   = !do_wb && !do_fetch && issue_can;
 
     assign issue_valid = do_issue;
     assign issue_dma   = !pd_nodma;
@@ -174,6 +179,12 @@ module e1000_tx_queue #(
     // (registered outputs that another block consumes at the next edge count as work)
 
     wire [63:0] desc_base = tdba + {44'd0, rel_idx, 4'd0};
+    wire [5:0]  fill_slot = rel_slot + occ[5:0] - n_inf[5:0];
+    wire [6:0]  f_got     = (dcpl_valid && f_busy) ? ((f_left >= 7'd2) ? 7'd2 : f_left) : 7'd0;
+    // a descriptor as written back: DD (bit 32 of the second quadword) set
+    function [127:0] with_dd(input [127:0] d);
+        with_dd = d | {31'd0, 1'b1, 96'd0};
+    endfunction
 
     always @(posedge clk) begin
         txdw_set <= 1'b0;
@@ -186,11 +197,11 @@ module e1000_tx_queue #(
             fetch_idx <= rst ? 16'd0 : tdh_val;
             rel_slot <= 0;
             n_wb <= 0; n_iss <= 0; n_rdy <= 0; n_inf <= 0;
-            f_busy <= 0; f_left <= 0; f_half <= 0; f_q0 <= 0;
+            f_busy <= 0; f_left <= 0;
             pkt_bytes <= 0; pkt_drop <= 0;
             armed <= 0; armed_ide <= 0; flush <= 0;
             tidv_run <= 0; tadv_run <= 0; tidv_cnt <= 0; tadv_cnt <= 0;
-            ws_active <= 0; ws_left <= 0; ws_hi <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0;
+            ws_active <= 0; ws_left <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0;
             req_valid <= 0; req_write <= 0; req_tag <= 0; req_addr <= 0; req_len <= 0;
             wdata <= 0;
             was_empty <= 1'b1;
@@ -208,17 +219,13 @@ module e1000_tx_queue #(
                 if (armed) flush <= 1'b1;
             end
 
-            // ---- descriptor fetch completions: two beats per descriptor ----
+            // ---- descriptor fetch completions: two descriptors per beat ----
             if (dcpl_valid && f_busy) begin
-                if (!f_half) begin
-                    f_q0 <= dcpl_data;
-                    f_half <= 1'b1;
-                end else begin
-                    cache[rel_slot + occ[5:0] - n_inf[5:0]] <= {dcpl_data, f_q0};
-                    f_half <= 1'b0;
-                end
-                f_left <= f_left - 8'd1;
-                if (f_left == 8'd1) f_busy <= 1'b0;
+                cache[fill_slot] <= dcpl_data[127:0];
+                if (f_left >= 7'd2)
+                    cache[fill_slot + 6'd1] <= dcpl_data[255:128];
+                f_left <= f_left - f_got;
+                if (f_left <= 7'd2) f_busy <= 1'b0;
             end
 
             // ---- write-back ----
@@ -230,7 +237,7 @@ module e1000_tx_queue #(
                 armed <= 1'b1;
                 armed_ide <= rd_ide && tidv != 0;
             end
-            if ((wb_status || wb_arm) && rd_ide && tidv != 16'd0) begin
+            if ((wb_status || wb_arm || (wb_burst && !armed)) && rd_ide && tidv != 16'd0) begin
                 tidv_run <= 1'b1;
                 tidv_cnt <= {tidv, 2'b00};
                 if (!tadv_run && tadv != 16'd0) begin
@@ -241,30 +248,29 @@ module e1000_tx_queue #(
             if (wb_status) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
                 req_addr <= desc_base + 64'd12; req_len <= 16'd4;
-                ws_active <= 1'b1; ws_left <= 8'd1; ws_slot <= rel_slot; ws_hi <= 1'b1;
+                ws_active <= 1'b1; ws_left <= 7'd1; ws_slot <= rel_slot;
                 ws_n <= 7'd1; ws_status_only <= 1'b1;
                 if (!(rd_ide && tidv != 16'd0)) txdw_set <= 1'b1;
             end
             if (wb_burst) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
                 req_addr <= desc_base; req_len <= {5'd0, wb_n, 4'd0};
-                ws_active <= 1'b1; ws_left <= {wb_n, 1'b0}; ws_slot <= rel_slot; ws_hi <= 1'b0;
+                ws_active <= 1'b1; ws_left <= wb_n; ws_slot <= rel_slot;
                 ws_n <= wb_n; ws_status_only <= 1'b0;
-                if (!armed_ide) txdw_set <= 1'b1;
+                if (!batch_ide) txdw_set <= 1'b1;
+                // (a batch written straight from an RS descriptor was never armed)
             end
             // stream the write data once the request has been taken
             if (ws_active && !(req_valid && !req_ready) && !do_wb) begin
                 wvalid <= 1'b1;
+                // the status-only write is the descriptor's last dword (STA in its low byte)
                 if (ws_status_only)
-                    wdata <= {32'd0, cache[ws_slot][127:97], 1'b1};
-                else if (ws_hi)
-                    wdata <= {cache[ws_slot][127:97], 1'b1, cache[ws_slot][95:64]};
+                    wdata <= {224'd0, cache[ws_slot][127:97], 1'b1};
                 else
-                    wdata <= cache[ws_slot][63:0];
-                if (ws_hi || ws_status_only) ws_slot <= ws_slot + 6'd1;
-                ws_hi <= !ws_hi;
-                ws_left <= ws_left - 8'd1;
-                if (ws_left == 8'd1) begin
+                    wdata <= {with_dd(cache[ws_slot + 6'd1]), with_dd(cache[ws_slot])};
+                ws_slot <= ws_slot + 6'd2;
+                ws_left <= (ws_left > 7'd2) ? ws_left - 7'd2 : 7'd0;
+                if (ws_left <= 7'd2) begin
                     wlast <= 1'b1;
                     ws_active <= 1'b0;
                     // release what was written back
@@ -283,7 +289,7 @@ module e1000_tx_queue #(
                 req_addr <= tdba + {44'd0, fetch_idx, 4'd0};
                 req_len <= {n_fetch[11:0], 4'd0};
                 f_busy <= 1'b1;
-                f_left <= {n_fetch[6:0], 1'b0};
+                f_left <= n_fetch[6:0];
                 fetch_idx <= ring_add(fetch_idx, n_fetch);
             end
 
@@ -298,13 +304,11 @@ module e1000_tx_queue #(
             end
 
             // ---- counters ----
-            n_inf <= n_inf + (do_fetch ? n_fetch[6:0] : 7'd0)
-                           - ((dcpl_valid && f_busy && f_half) ? 7'd1 : 7'd0);
-            n_rdy <= n_rdy + ((dcpl_valid && f_busy && f_half) ? 7'd1 : 7'd0)
-                           - (do_issue ? 7'd1 : 7'd0);
+            n_inf <= n_inf + (do_fetch ? n_fetch[6:0] : 7'd0) - f_got;
+            n_rdy <= n_rdy + f_got - (do_issue ? 7'd1 : 7'd0);
             n_iss <= n_iss + (do_issue ? 7'd1 : 7'd0) - (frag_done ? 7'd1 : 7'd0);
             n_wb  <= n_wb + (frag_done ? 7'd1 : 7'd0) - (wb_release ? 7'd1 : 7'd0)
-                          - ((ws_active && !(req_valid && !req_ready) && !do_wb && ws_left == 8'd1) ? ws_n : 7'd0);
+                          - ((ws_active && !(req_valid && !req_ready) && !do_wb && ws_left <= 7'd2) ? ws_n : 7'd0);
         end
     end
 endmodule

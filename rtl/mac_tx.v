@@ -1,15 +1,18 @@
 // Transmit MAC of one port: takes whole frames from the packet buffer and
-// streams them to the link model as 64-bit beats.
+// streams them to the link model as BB-byte beats.
 //
 // Wire timing is not done here: the link model keeps the picosecond timeline
-// (preamble+SFD, frame, FCS, inter-packet gap at the bit time) and raises
-// `tx_ready` when it can take the next frame.  The MAC reports the gap it
+// (preamble+SFD, frame, FCS, inter-packet gap at the bit time).  It holds one
+// frame waiting for the wire and raises `tx_ready` while that slot is free;
+// the MAC starts a frame only then.  The MAC reports the gap it
 // wants (TIPG.IPGT + 4 byte times on copper: the 8254x MAC uses four clocks
 // of the gap internally, SDM table 13-77) and whether it appends the FCS.
 // Short frames are padded with zeros to 60 bytes (+FCS = 64) when TCTL.PSP is
 // set.  Once a frame has started, all of its beats follow on consecutive
 // cycles.
 module mac_tx #(
+    parameter BB = 32,
+    parameter LB = 5,
     parameter AW = 16
 ) (
     input  wire          clk,
@@ -24,13 +27,14 @@ module mac_tx #(
     input  wire          frame_skip,
     output reg           frame_pop,
     // buffer read port (data one cycle after the address)
+    output wire          rd_en,
     output reg  [AW-1:0] rd_addr,
-    input  wire [63:0]   rd_data,
+    input  wire [8*BB-1:0] rd_data,
     // link
     input  wire          tx_ready,
     output reg           tx_valid,
-    output reg  [63:0]   tx_data,
-    output reg  [3:0]    tx_nbytes,
+    output reg  [8*BB-1:0] tx_data,
+    output reg  [LB:0]   tx_nbytes,
     output reg           tx_last,
     output reg           tx_fcs,
     output reg  [10:0]   tx_ipg,
@@ -39,15 +43,18 @@ module mac_tx #(
     output reg  [15:0]   stat_len,
     output wire          busy
 );
+    localparam [15:0] B16 = BB;
     reg        active;          // streaming a frame
-    reg        rd_pending;      // rd_data holds the bytes at the previous rd_addr
-    reg [15:0] data_left;       // frame bytes still to read from the buffer
+    reg [15:0] data_left;       // frame bytes not yet addressed in the buffer
     reg [15:0] out_left;        // bytes still to send (data + pad)
+    reg [15:0] data_left_beat;  // data bytes left when this beat was read; the rest is pad
     reg [15:0] cur_len;         // data bytes of the current frame (no pad, no FCS)
     reg        cur_ifcs;
 
-    wire start = !active && frame_avail && (frame_skip || frame_len == 16'd0 || tx_ready);
-    assign busy = active || rd_pending || start || frame_pop || stat_sent;
+    wire start = !active && frame_avail && !frame_pop && (frame_skip || frame_len == 16'd0 || tx_ready);
+    assign busy = active || start || frame_pop || stat_sent;
+    // the buffer is read while a frame's data is being addressed
+    assign rd_en = (start && !frame_skip && frame_len != 16'd0) || (active && data_left != 16'd0);
 
     function [AW-1:0] wrap_add(input [AW-1:0] a, input [15:0] n, input [AW:0] size);
         reg [AW+1:0] s;
@@ -59,13 +66,12 @@ module mac_tx #(
     endfunction
 
     wire [15:0] padded = (psp && frame_len < 16'd60) ? 16'd60 : frame_len;
-    wire [3:0]  out_n  = (out_left >= 16'd8) ? 4'd8 : out_left[3:0];
-    reg  [15:0] data_left_beat;  // data bytes left when this beat was read; the rest is pad
-    reg  [63:0] masked;
+    wire [LB:0] out_n  = (out_left >= B16) ? BB[LB:0] : out_left[LB:0];
+    reg  [8*BB-1:0] masked;
     integer b;
     always @(*) begin
-        masked = 64'd0;
-        for (b = 0; b < 8; b = b + 1)
+        masked = {8*BB{1'b0}};
+        for (b = 0; b < BB; b = b + 1)
             if (data_left_beat > b[15:0]) masked[8*b +: 8] = rd_data[8*b +: 8];
     end
 
@@ -74,41 +80,40 @@ module mac_tx #(
         tx_valid  <= 1'b0;
         stat_sent <= 1'b0;
         if (rst) begin
-            active <= 0; rd_pending <= 0; data_left <= 0; out_left <= 0;
+            active <= 0; data_left <= 0; out_left <= 0;
             cur_len <= 0; cur_ifcs <= 0; rd_addr <= 0; data_left_beat <= 0;
             tx_data <= 0; tx_nbytes <= 0; tx_last <= 0; tx_fcs <= 0; tx_ipg <= 0;
             stat_len <= 0;
-        end else if (start && !frame_pop) begin
+        end else if (start) begin
             frame_pop <= 1'b1;
             if (frame_skip || frame_len == 16'd0) begin
                 rd_addr <= wrap_add(rd_addr, frame_len, size_bytes);
             end else begin
+                // rd_addr already addresses the first beat
                 active <= 1'b1;
-                rd_pending <= 1'b1;
                 data_left_beat <= frame_len;
-                data_left <= (frame_len > 16'd8) ? frame_len - 16'd8 : 16'd0;
+                data_left <= (frame_len > B16) ? frame_len - B16 : 16'd0;
                 out_left <= padded;
                 cur_len <= frame_len;
                 cur_ifcs <= frame_ifcs;
-                rd_addr <= wrap_add(rd_addr, (frame_len > 16'd8) ? 16'd8 : frame_len, size_bytes);
+                rd_addr <= wrap_add(rd_addr, (frame_len > B16) ? B16 : frame_len, size_bytes);
             end
         end else if (active) begin
             // rd_data holds the beat addressed in the previous cycle
             tx_valid  <= 1'b1;
             tx_data   <= masked;
             tx_nbytes <= out_n;
-            tx_last   <= out_left <= 16'd8;
+            tx_last   <= out_left <= B16;
             tx_fcs    <= cur_ifcs;
             tx_ipg    <= {1'b0, ipgt} + 11'd4;
-            out_left  <= out_left - {12'd0, out_n};
-            data_left_beat <= (data_left_beat > 16'd8) ? data_left_beat - 16'd8 : 16'd0;
+            out_left  <= out_left - {{(15-LB){1'b0}}, out_n};
+            data_left_beat <= (data_left_beat > B16) ? data_left_beat - B16 : 16'd0;
             if (data_left != 0) begin
-                rd_addr   <= wrap_add(rd_addr, (data_left > 16'd8) ? 16'd8 : data_left, size_bytes);
-                data_left <= (data_left > 16'd8) ? data_left - 16'd8 : 16'd0;
+                rd_addr   <= wrap_add(rd_addr, (data_left > B16) ? B16 : data_left, size_bytes);
+                data_left <= (data_left > B16) ? data_left - B16 : 16'd0;
             end
-            if (out_left <= 16'd8) begin
+            if (out_left <= B16) begin
                 active <= 1'b0;
-                rd_pending <= 1'b0;
                 stat_sent <= 1'b1;
                 stat_len <= ((cur_len > 16'd60 || !psp) ? cur_len : 16'd60) + (cur_ifcs ? 16'd4 : 16'd0);
             end

@@ -1,10 +1,10 @@
 // TX packet buffer of one 82546 port.
 //
-// Eight byte-lane RAMs make the buffer byte-addressable: a DMA completion beat
-// (8 bytes, packed from the first requested byte) lands at any byte address in
-// one cycle, and the MAC reads 8 bytes from any byte address in one cycle, so
-// fragments of a multi-descriptor packet need no realignment state and
-// completions of different tags may arrive in any order.
+// BB byte-lane RAMs make the buffer byte-addressable: a DMA completion beat
+// (BB bytes, packed from the first requested byte) lands at any byte address
+// in one cycle, and the MAC reads BB bytes from any byte address in one
+// cycle, so fragments of a multi-descriptor packet need no realignment state
+// and completions of different tags may arrive in any order.
 //
 // Space: the queue engine reserves exactly `len` bytes when it issues the data
 // read of a fragment (issue_*); the bytes are released when the MAC takes the
@@ -13,13 +13,14 @@
 // MAC.  Tags are allocated in issue order (tag = issue sequence mod NTAG), so
 // the tag table doubles as the retire-order table.
 module tx_pkt_buffer #(
-    parameter DEPTH_WORDS = 8192,        // 64 KiB: the 82546's per-port packet memory
-    parameter AW = 16,                   // byte address width (>= log2(DEPTH_WORDS*8))
+    parameter BB = 32,                   // bytes per beat (a power of two)
+    parameter LB = 5,                    // log2(BB)
+    parameter AW = 16,                   // byte address width: 64 KiB of packet memory
     parameter NTAG = 16
 ) (
     input  wire          clk,
     input  wire          rst,
-    input  wire [AW:0]   size_bytes,      // TX share of the packet memory (from PBA)
+    input  wire [AW:0]   size_bytes,      // TX share of the packet memory (from PBA), multiple of BB
     // issue side (queue engine)
     output wire [AW:0]   free_bytes,
     output wire          tag_free,        // a tag slot is free for the next issue
@@ -33,31 +34,34 @@ module tx_pkt_buffer #(
     // DMA completion beats for data tags
     input  wire          cpl_valid,
     input  wire [3:0]    cpl_tag,
-    input  wire [63:0]   cpl_data,
-    // retire pulses, in issue order (one per fragment)
-    output reg           frag_done,
+    input  wire [8*BB-1:0] cpl_data,
+    // retire pulses, in issue order (one per fragment, in the cycle it retires)
+    output wire          frag_done,
     // frame queue to the MAC
     output wire          frame_avail,
     output wire [15:0]   frame_len,
     output wire          frame_ifcs,
     output wire          frame_skip,      // a dropped packet: advance past its bytes
     input  wire          frame_pop,
-    // MAC read port: 8 bytes from byte address rd_addr, valid one cycle later on rd_data
+    // MAC read port: BB bytes from byte address rd_addr, valid one cycle later on rd_data
+    input  wire          rd_en,
     input  wire [AW-1:0] rd_addr,
-    output wire [63:0]   rd_data,
+    output wire [8*BB-1:0] rd_data,
     output wire          busy
 );
-    localparam FQ = 512;                  // frames in flight: 64 KiB / 64 B ... bounded by tags in practice
+    localparam RW = AW - LB;              // row address width
+    localparam ROWS = 1 << RW;
+    localparam FQ = 512;                  // frames queued for the MAC
 
     // ---------------- byte lanes ----------------
-    reg [7:0] lane_mem [0:7][0:DEPTH_WORDS-1];
-    reg [7:0] lane_q [0:7];
-    reg [2:0] rd_rot;
+    reg [7:0]    lane_mem [0:BB-1][0:ROWS-1];
+    reg [7:0]    lane_q [0:BB-1];
+    reg [LB-1:0] rd_rot;
 
     // ---------------- tag table ----------------
     reg [AW-1:0] tag_addr [0:NTAG-1];     // next byte address to write
     reg [15:0]   tag_left [0:NTAG-1];     // bytes still to arrive
-    reg          tag_used [0:NTAG-1];
+    reg [15:0]   frag_len_tab [0:NTAG-1]; // bytes the fragment adds to its packet
     reg          tag_eop  [0:NTAG-1];
     reg          tag_ifcs [0:NTAG-1];
     reg          tag_drop [0:NTAG-1];
@@ -83,7 +87,10 @@ module tx_pkt_buffer #(
     assign frame_skip  = fq[fq_rd][17];
 
     wire retire_go = tags_used != 0 && tag_left[retire_ptr] == 16'd0;
-    assign busy = retire_go || frag_done;
+    assign frag_done = retire_go;
+    assign busy = retire_go;
+
+    wire [RW:0] size_rows = size_bytes[AW:LB];
 
     function [AW-1:0] wrap_add(input [AW-1:0] a, input [16:0] n, input [AW:0] size);
         reg [AW+1:0] s;
@@ -94,86 +101,83 @@ module tx_pkt_buffer #(
         end
     endfunction
 
-    // word (row) of the lane RAMs that holds byte address base + j
-    function [AW-4:0] lane_row(input [AW-1:0] base, input [2:0] j, input [AW:0] size);
-        /* verilator lint_off UNUSEDSIGNAL */
-        reg [AW-1:0] a;      // the low three bits select the lane, not the row
-        /* verilator lint_on UNUSEDSIGNAL */
-        begin
-            a = wrap_add(base, {14'd0, j}, size);
-            lane_row = a[AW-1:3];
-        end
+    // the row after r, wrapping at the end of the TX share
+    function [RW-1:0] next_row(input [RW-1:0] r, input [RW:0] rows);
+        next_row = ({1'b0, r} + 1'b1 >= rows) ? {RW{1'b0}} : r + 1'b1;
     endfunction
 
-    // completion write: byte j of the beat goes to byte address tag_addr + j
+    // completion write: byte j of the beat goes to byte address tag_addr + j,
+    // i.e. to lane (base + j) % BB, in the base row or (for lanes below the
+    // base's lane) the row after it
     wire [AW-1:0] cw_base = tag_addr[cpl_tag];
     wire [15:0]   cw_left = tag_left[cpl_tag];
-    wire [3:0]    cw_n    = (cw_left >= 16'd8) ? 4'd8 : cw_left[3:0];
-    genvar gl;
-    generate for (gl = 0; gl < 8; gl = gl + 1) begin : g_lane
-        // lane gl receives beat byte j where (base + j) % 8 == gl
-        wire [2:0]    j    = 3'(gl) - cw_base[2:0];
-        wire [AW-4:0] a    = lane_row(cw_base, j, size_bytes);
-        always @(posedge clk) begin
-            if (cpl_valid && {1'b0, j} < cw_n)
-                lane_mem[gl][a] <= cpl_data[8*j +: 8];
+    wire [LB:0]   cw_n    = (cw_left >= BB) ? BB[LB:0] : cw_left[LB:0];
+    wire [RW-1:0] cw_row0 = cw_base[AW-1:LB];
+    wire [RW-1:0] cw_row1 = next_row(cw_row0, size_rows);
+    wire [RW-1:0] rd_row0 = rd_addr[AW-1:LB];
+    wire [RW-1:0] rd_row1 = next_row(rd_row0, size_rows);
+    // Both ports touch the lanes only when enabled (a RAM's write and read
+    // enables), which also keeps an idle cycle cheap to simulate.
+    integer l;
+    always @(posedge clk) begin
+        if (cpl_valid) begin
+            for (l = 0; l < BB; l = l + 1)
+                if ({1'b0, LB'(l) - cw_base[LB-1:0]} < cw_n)
+                    lane_mem[l][(LB'(l) < cw_base[LB-1:0]) ? cw_row1 : cw_row0]
+                        <= cpl_data[8*(LB'(l) - cw_base[LB-1:0]) +: 8];
         end
-        // read side
-        wire [2:0]    rj   = 3'(gl) - rd_addr[2:0];
-        wire [AW-4:0] ra   = lane_row(rd_addr, rj, size_bytes);
-        always @(posedge clk) lane_q[gl] <= lane_mem[gl][ra];
-    end endgenerate
-    always @(posedge clk) rd_rot <= rd_addr[2:0];
-    // beat byte j = lane (rot + j) % 8
+        if (rd_en) begin
+            for (l = 0; l < BB; l = l + 1)
+                lane_q[l] <= lane_mem[l][(LB'(l) < rd_addr[LB-1:0]) ? rd_row1 : rd_row0];
+            rd_rot <= rd_addr[LB-1:0];
+        end
+    end
+    // beat byte j = lane (rot + j) % BB
     genvar gj;
-    generate for (gj = 0; gj < 8; gj = gj + 1) begin : g_rd
-        wire [2:0] l = rd_rot + 3'(gj);
-        assign rd_data[8*gj +: 8] = lane_q[l];
+    generate for (gj = 0; gj < BB; gj = gj + 1) begin : g_rd
+        wire [LB-1:0] lj = rd_rot + LB'(gj);
+        assign rd_data[8*gj +: 8] = lane_q[lj];
     end endgenerate
 
     integer i;
     always @(posedge clk) begin
-        frag_done <= 1'b0;
         if (rst) begin
             issue_ptr <= 0; retire_ptr <= 0; tags_used <= 0;
             wr_ptr <= 0; used_bytes <= 0; pkt_len_acc <= 0; pkt_drop_acc <= 0;
             fq_wr <= 0; fq_rd <= 0; fq_cnt <= 0;
             for (i = 0; i < NTAG; i = i + 1) begin
-                tag_left[i] <= 0; tag_used[i] <= 0; tag_eop[i] <= 0;
-                tag_ifcs[i] <= 0; tag_drop[i] <= 0; tag_addr[i] <= 0;
+                tag_left[i] <= 0; tag_eop[i] <= 0; tag_ifcs[i] <= 0; tag_drop[i] <= 0;
+                tag_addr[i] <= 0; frag_len_tab[i] <= 0;
             end
         end else begin
             // completion beat bookkeeping
-            if (cpl_valid && tag_used[cpl_tag] && cw_left != 0) begin
-                tag_left[cpl_tag] <= cw_left - {12'd0, cw_n};
-                tag_addr[cpl_tag] <= wrap_add(cw_base, 17'd8, size_bytes);
+            if (cpl_valid && cw_left != 0) begin
+                tag_left[cpl_tag] <= cw_left - {{(15-LB){1'b0}}, cw_n};
+                tag_addr[cpl_tag] <= wrap_add(cw_base, BB, size_bytes);
             end
             // issue
             if (issue_valid) begin
-                tag_used[issue_ptr] <= 1'b1;
                 tag_eop[issue_ptr]  <= issue_eop;
                 tag_ifcs[issue_ptr] <= issue_ifcs;
                 tag_drop[issue_ptr] <= issue_drop;
                 tag_addr[issue_ptr] <= wr_ptr;
                 tag_left[issue_ptr] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
-                if (issue_dma && !issue_drop) begin
+                frag_len_tab[issue_ptr] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
+                if (issue_dma && !issue_drop)
                     wr_ptr <= wrap_add(wr_ptr, {1'b0, issue_len}, size_bytes);
-                end
                 issue_ptr <= issue_ptr + 4'd1;
             end
             // retire in order
             if (retire_go) begin
-                tag_used[retire_ptr] <= 1'b0;
                 retire_ptr <= retire_ptr + 4'd1;
-                frag_done <= 1'b1;
                 if (tag_eop[retire_ptr]) begin
                     fq[fq_wr] <= {pkt_drop_acc | tag_drop[retire_ptr], tag_ifcs[retire_ptr],
-                                  pkt_len_acc + tag_frag_len(retire_ptr)};
+                                  pkt_len_acc + frag_len_tab[retire_ptr]};
                     fq_wr <= fq_wr + 9'd1;
                     pkt_len_acc <= 0;
                     pkt_drop_acc <= 0;
                 end else begin
-                    pkt_len_acc <= pkt_len_acc + tag_frag_len(retire_ptr);
+                    pkt_len_acc <= pkt_len_acc + frag_len_tab[retire_ptr];
                     pkt_drop_acc <= pkt_drop_acc | tag_drop[retire_ptr];
                 end
             end
@@ -186,12 +190,4 @@ module tx_pkt_buffer #(
                         - (frame_pop ? {1'b0, frame_len} : {(AW+1){1'b0}});
         end
     end
-
-    // bytes a retired fragment contributed (0 for dropped/empty ones)
-    reg [15:0] frag_len_tab [0:NTAG-1];
-    always @(posedge clk) if (issue_valid)
-        frag_len_tab[issue_ptr] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
-    function [15:0] tag_frag_len(input [3:0] t);
-        tag_frag_len = frag_len_tab[t];
-    endfunction
 endmodule

@@ -232,7 +232,7 @@ static int write_text_atomic(const char *path, const char *text, char *err, size
     }
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        snprintf(err, n, "%s: cannot create: %s", tmp, strerror(errno));
+        snprintf(err, n, "%.900s: cannot create: %s", tmp, strerror(errno));
         return -1;
     }
     int bad = fputs(text, f) < 0;

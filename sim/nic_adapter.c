@@ -20,7 +20,8 @@ int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
     if (!a->rtl || !a->cq)
         return -1;
     a->wr_collect = -1;
-    a->timer_wake = PS_NEVER;
+    for (int f = 0; f < NIC_RTL_PORTS; f++)
+        a->fn_timer_wake[f] = PS_NEVER;
     nic_rtl_reset(a->rtl, &a->out);
     return 0;
 }
@@ -33,8 +34,9 @@ void nic_adapter_fini(nic_adapter *a)
     a->cq = NULL;
 }
 
-void nic_adapter_wake(nic_adapter *a, ps_t t)
+void nic_adapter_wake(nic_adapter *a, ps_t t, int f)
 {
+    a->fn_active[f] = 1;
     if (a->active)
         return;
     if (t < a->s->now)
@@ -46,18 +48,23 @@ void nic_adapter_wake(nic_adapter *a, ps_t t)
     a->st.wakeups++;
 }
 
+/* Timer wake-ups fall on multiples of TICK_PS (even), so the function
+ * number rides in the low bit of the event argument. */
 static void timer_wake_ev(void *ctx, uint64_t arg)
 {
     nic_adapter *a = ctx;
-    if (a->timer_wake == (ps_t)arg)
-        a->timer_wake = PS_NEVER;
-    nic_adapter_wake(a, (ps_t)arg);
+    int f = (int)(arg & 1);
+    ps_t when = arg & ~1ull;
+    if (a->fn_timer_wake[f] == when)
+        a->fn_timer_wake[f] = PS_NEVER;
+    nic_adapter_wake(a, when, f);
 }
 
+/* The link's staging slot has freed: the port's MAC may start a frame. */
 static void link_ready_ev(void *ctx, uint64_t arg)
 {
     nic_adapter *a = ctx;
-    nic_adapter_wake(a, (ps_t)arg);
+    nic_adapter_wake(a, a->s->now, (int)arg);
 }
 
 void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
@@ -65,16 +72,8 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
 {
     nic_adapter *a = ctx;
     (void)last;
-    uint8_t buf[8];
-    for (uint32_t off = 0; off < len; off += 8) {
-        uint32_t n = len - off < 8 ? len - off : 8;
-        uint64_t beat = 0;
-        if (host_mem_read(a->mem, addr + off, buf, n) != 0) {
-            /* master abort: the bus returns all ones */
-            memset(buf, 0xFF, n);
-            a->st.master_aborts++;
-        }
-        memcpy(&beat, buf, n);
+    for (uint32_t off = 0; off < len; off += NIC_RTL_BEAT) {
+        uint32_t n = len - off < NIC_RTL_BEAT ? len - off : NIC_RTL_BEAT;
         if (a->cq_len == NIC_CPL_Q) {
             fprintf(stderr, "nicsim: completion queue overflow\n");
             abort();
@@ -82,9 +81,15 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
         nic_cpl_beat *b = &a->cq[(a->cq_head + a->cq_len++) % NIC_CPL_Q];
         b->func = (uint8_t)func;
         b->tag = (uint8_t)tag;
-        b->data = beat;
+        memset(b->data, 0, sizeof b->data);
+        if (host_mem_read(a->mem, addr + off, b->data, n) != 0) {
+            /* master abort: the bus returns all ones */
+            memset(b->data, 0xFF, n);
+            a->st.master_aborts++;
+        }
+        a->fn_inputs[func]++;
     }
-    nic_adapter_wake(a, t);
+    nic_adapter_wake(a, t, func);
 }
 
 void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t)
@@ -110,7 +115,8 @@ void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_
     op->func = (uint8_t)func;
     op->off = off;
     op->val = val;
-    nic_adapter_wake(a, t);
+    a->fn_inputs[func]++;
+    nic_adapter_wake(a, t, func);
 }
 
 void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t)
@@ -121,10 +127,11 @@ void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t)
     op->func = (uint8_t)func;
     op->off = off;
     op->val = 0;
-    nic_adapter_wake(a, t);
+    a->fn_inputs[func]++;
+    nic_adapter_wake(a, t, func);
 }
 
-static void take_outputs(nic_adapter *a, ps_t t)
+static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
 {
     const nic_rtl_out *o = &a->out;
     if (o->mmio_rvalid && a->reads_in_rtl) {
@@ -155,8 +162,8 @@ static void take_outputs(nic_adapter *a, ps_t t)
     }
     if (o->wvalid && a->wr_collect >= 0) {
         nic_dma_write *w = &a->wr[a->wr_collect];
-        uint32_t n = w->len - w->got < 8 ? w->len - w->got : 8;
-        memcpy(w->data + w->got, &o->wdata, n);
+        uint32_t n = w->len - w->got < NIC_RTL_BEAT ? w->len - w->got : NIC_RTL_BEAT;
+        memcpy(w->data + w->got, o->wdata, n);
         w->got += n;
         if (w->got >= w->len) {
             /* all data is here: the write can go on the bus */
@@ -166,18 +173,20 @@ static void take_outputs(nic_adapter *a, ps_t t)
         }
     }
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        if (!o->tx_valid[p])
+        /* a gated function's registered outputs are stale: read them only
+         * on edges where it was clocked */
+        if (!(clocked >> p & 1) || !o->tx_valid[p])
             continue;
         uint32_t n = o->tx_nbytes[p];
         if (a->frame_len[p] + n <= sizeof a->frame[p])
-            memcpy(a->frame[p] + a->frame_len[p], &o->tx_data[p], n);
+            memcpy(a->frame[p] + a->frame_len[p], o->tx_data[p], n);
         a->frame_len[p] += n;
         if (o->tx_last[p]) {
             if (a->links[p]) {
                 ps_t slot_free = link_wire_frame(a->links[p], t, a->frame[p], a->frame_len[p],
                                                  o->tx_fcs[p], o->tx_ipg[p]);
                 if (slot_free > t)
-                    sched_at(a->s, slot_free, link_ready_ev, a, slot_free);
+                    sched_at(a->s, slot_free, link_ready_ev, a, (uint64_t)p);
             }
             a->frame_len[p] = 0;
         }
@@ -192,11 +201,19 @@ void nic_adapter_edge(nic_adapter *a)
     nic_rtl_in *in = &a->in;
     uint8_t irq_before = a->out.irq;
 
+    in->func_en = 0;
+    for (int f = 0; f < NIC_RTL_PORTS; f++)
+        if (a->fn_active[f])
+            in->func_en |= (uint8_t)(1u << f);
+    a->fn_hold = 0;
+
     in->mmio_valid = 0;
     if (a->mq_len) {
         nic_mmio_op *op = &a->mq[a->mq_head];
         a->mq_head = (a->mq_head + 1) % NIC_MMIO_Q;
         a->mq_len--;
+        a->fn_inputs[op->func]--;
+        a->fn_hold |= (uint8_t)(1u << op->func);
         in->mmio_valid = 1;
         in->mmio_write = op->write;
         in->mmio_func = op->func;
@@ -210,37 +227,54 @@ void nic_adapter_edge(nic_adapter *a)
         nic_cpl_beat *b = &a->cq[a->cq_head];
         a->cq_head = (a->cq_head + 1) % NIC_CPL_Q;
         a->cq_len--;
+        a->fn_inputs[b->func]--;
+        a->fn_hold |= (uint8_t)(1u << b->func);
         in->cpl_valid = 1;
         in->cpl_func = b->func;
         in->cpl_tag = b->tag;
-        in->cpl_data = b->data;
+        memcpy(in->cpl_data, b->data, NIC_RTL_BEAT);
     }
     in->mac_tx_ready = 0;
     for (int p = 0; p < NIC_RTL_PORTS; p++)
         if (!a->links[p] || link_wire_ready(a->links[p], t))
             in->mac_tx_ready |= (uint8_t)(1u << p);
     uint64_t ticks = t / TICK_PS;
-    uint64_t dt = ticks - a->ticks;
-    in->tick_256ns = (uint16_t)(dt > 0xFFFF ? 0xFFFF : dt);
-    a->ticks = ticks;
+    for (int f = 0; f < NIC_RTL_PORTS; f++) {
+        in->func_tick[f] = 0;
+        if (!(in->func_en >> f & 1))
+            continue;
+        a->st.fn_cycles[f]++;
+        uint64_t dt = ticks - a->fn_ticks[f];
+        in->func_tick[f] = (uint16_t)(dt > 0xFFFF ? 0xFFFF : dt);
+        a->fn_ticks[f] = ticks;
+    }
 
     nic_rtl_cycle(a->rtl, in, &a->out);
     a->st.cycles++;
-    take_outputs(a, t);
-    for (int f = 0; f < NIC_RTL_PORTS; f++)
+    take_outputs(a, t, in->func_en);
+
+    int any = !a->out.idle || a->mq_len || a->cq_len || a->reads_in_rtl || a->wr_collect >= 0;
+    for (int f = 0; f < NIC_RTL_PORTS; f++) {
         if ((a->out.irq >> f & 1) && !(irq_before >> f & 1))
             a->st.irq_asserts[f]++;
-
-    if (a->out.idle && !a->mq_len && !a->cq_len && !a->reads_in_rtl && a->wr_collect < 0) {
-        a->active = 0;
-        if (a->out.next_timer != 0xFFFF) {
-            ps_t when = (a->ticks + a->out.next_timer) * TICK_PS;
-            if (when < a->timer_wake || a->timer_wake <= t) {
-                a->timer_wake = when;
-                sched_at(a->s, when, timer_wake_ev, a, when);
+        if (!(in->func_en >> f & 1))
+            continue;
+        if (!(a->out.func_idle >> f & 1) || a->fn_inputs[f] || (a->fn_hold >> f & 1)) {
+            any = 1;
+            continue;
+        }
+        a->fn_active[f] = 0;
+        uint16_t nt = a->out.next_timer[f];
+        if (nt != 0xFFFF) {
+            ps_t when = (a->fn_ticks[f] + nt) * TICK_PS;
+            if (a->fn_timer_wake[f] == PS_NEVER || when < a->fn_timer_wake[f] || a->fn_timer_wake[f] <= t) {
+                a->fn_timer_wake[f] = when;
+                sched_at(a->s, when, timer_wake_ev, a, when | (uint64_t)f);
             }
         }
-    } else {
-        a->next_edge = t + a->period;
     }
+    if (any)
+        a->next_edge = t + a->period;
+    else
+        a->active = 0;
 }

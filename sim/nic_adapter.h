@@ -22,7 +22,7 @@ typedef struct nic_mmio_op {
 
 typedef struct nic_cpl_beat {
     uint8_t func, tag;
-    uint64_t data;
+    uint8_t data[NIC_RTL_BEAT];
 } nic_cpl_beat;
 
 typedef struct nic_dma_write {
@@ -34,6 +34,7 @@ typedef struct nic_dma_write {
 
 typedef struct nic_adapter_stats {
     uint64_t cycles;            /* RTL clock cycles evaluated */
+    uint64_t fn_cycles[NIC_RTL_PORTS]; /* of which function f was clocked */
     uint64_t wakeups;           /* idle -> active transitions */
     uint64_t master_aborts;     /* DMA outside host memory */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes;
@@ -50,9 +51,13 @@ typedef struct nic_adapter {
     nic_rtl_out out;
     ps_t period;                /* RTL clock period */
     ps_t next_edge;
-    int active;
-    uint64_t ticks;             /* 256 ns ticks already given to the RTL */
-    ps_t timer_wake;            /* pending timer wake-up, PS_NEVER if none */
+    int active;                 /* some part of the RTL is clocked at next_edge */
+    int fn_active[NIC_RTL_PORTS];       /* function f's clock gate is open */
+    uint64_t fn_ticks[NIC_RTL_PORTS];   /* 256 ns ticks already given to function f */
+    ps_t fn_timer_wake[NIC_RTL_PORTS];  /* pending timer wake-up of f, PS_NEVER if none */
+    unsigned fn_inputs[NIC_RTL_PORTS];  /* queued MMIO ops and completion beats for f */
+    uint8_t fn_hold;                    /* bit f: an input for f sits in the RTL's input
+                                           flops; f must be clocked at the next edge */
     nic_mmio_op mq[NIC_MMIO_Q];
     unsigned mq_head, mq_len;
     int reads_in_rtl;           /* MMIO reads presented, not yet answered */
@@ -77,8 +82,8 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
 void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t);
 void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_t t);
 void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t);
-/* Make sure the RTL is clocked from time t on. */
-void nic_adapter_wake(nic_adapter *a, ps_t t);
+/* Make sure function f (and the shared interface) is clocked from time t on. */
+void nic_adapter_wake(nic_adapter *a, ps_t t, int f);
 /* Time of the next clock edge, PS_NEVER while idle. */
 static inline ps_t nic_adapter_next_edge(const nic_adapter *a)
 {

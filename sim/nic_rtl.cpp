@@ -25,17 +25,23 @@ static void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
     o->req_addr = t->dma_req_addr;
     o->req_len = t->dma_req_len;
     o->wvalid = t->dma_wvalid;
-    o->wdata = t->dma_wdata;
+    // wide signals are little-endian arrays of 32-bit words: bit 0 is byte 0
+    // (data is copied only when valid: the copies are a visible part of a cycle)
+    if (o->wvalid)
+        memcpy(o->wdata, t->dma_wdata.data(), NIC_RTL_BEAT);
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
         o->tx_valid[p] = (t->mac_tx_valid >> p) & 1;
-        o->tx_nbytes[p] = (t->mac_tx_nbytes >> (4 * p)) & 0xF;
+        o->tx_nbytes[p] = (t->mac_tx_nbytes >> (6 * p)) & 0x3F;
         o->tx_last[p] = (t->mac_tx_last >> p) & 1;
         o->tx_fcs[p] = (t->mac_tx_fcs >> p) & 1;
         o->tx_ipg[p] = (t->mac_tx_ipg >> (11 * p)) & 0x7FF;
-        o->tx_data[p] = (uint64_t)t->mac_tx_data[2 * p] | ((uint64_t)t->mac_tx_data[2 * p + 1] << 32);
+        if (o->tx_valid[p])
+            memcpy(o->tx_data[p], t->mac_tx_data.data() + 8 * p, NIC_RTL_BEAT);
     }
     o->irq = t->irq;
-    o->next_timer = t->next_timer;
+    for (int f = 0; f < NIC_RTL_PORTS; f++)
+        o->next_timer[f] = (t->func_next_timer >> (16 * f)) & 0xFFFF;
+    o->func_idle = t->func_idle;
     o->idle = t->idle;
 }
 
@@ -67,11 +73,13 @@ extern "C" void nic_rtl_free(nic_rtl *n)
     delete n;
 }
 
-static void edge(nic_rtl *n)
+static void edge(nic_rtl *n, uint8_t func_en)
 {
     n->top->clk = 1;
+    n->top->func_clk = func_en & 3;
     n->top->eval();
     n->top->clk = 0;
+    n->top->func_clk = 0;
     n->top->eval();
     n->cycles++;
 }
@@ -83,9 +91,9 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
     t->mmio_valid = 0;
     t->dma_cvalid = 0;
     t->mac_tx_ready = 0;
-    t->tick_256ns = 0;
+    t->func_tick = 0;
     for (int i = 0; i < 4; i++)
-        edge(n);
+        edge(n, 3);
     t->rst_n = 1;
     read_outputs(t, out);
 }
@@ -93,7 +101,7 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
 extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
 {
     Vnic82546 *t = n->top;
-    t->tick_256ns = in->tick_256ns;
+    t->func_tick = (uint32_t)in->func_tick[0] | ((uint32_t)in->func_tick[1] << 16);
     t->mmio_valid = in->mmio_valid;
     t->mmio_write = in->mmio_write;
     t->mmio_func = in->mmio_func;
@@ -102,9 +110,9 @@ extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out
     t->dma_cvalid = in->cpl_valid;
     t->dma_cfunc = in->cpl_func;
     t->dma_ctag = in->cpl_tag;
-    t->dma_cdata = in->cpl_data;
+    memcpy(t->dma_cdata.data(), in->cpl_data, NIC_RTL_BEAT);
     t->mac_tx_ready = in->mac_tx_ready & 3;
-    edge(n);
+    edge(n, in->func_en);
     read_outputs(t, out);
 }
 

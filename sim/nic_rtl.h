@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-enum { NIC_RTL_PORTS = 2 };
+enum { NIC_RTL_PORTS = 2, NIC_RTL_BEAT = 32 /* bytes per data beat */ };
 
 typedef struct nic_rtl_straps {
     uint8_t link_up;         /* bit p: port p has link */
@@ -22,12 +22,13 @@ typedef struct nic_rtl_straps {
 } nic_rtl_straps;
 
 typedef struct nic_rtl_in {
-    uint16_t tick_256ns;     /* 256 ns ticks since the previous cycle */
+    uint8_t  func_en;        /* bit f: clock function f this cycle (its clock gate) */
+    uint16_t func_tick[NIC_RTL_PORTS]; /* 256 ns ticks since function f's previous edge */
     uint8_t  mmio_valid, mmio_write, mmio_func;
     uint32_t mmio_addr, mmio_wdata;
     uint8_t  cpl_valid, cpl_func, cpl_tag;
-    uint64_t cpl_data;
-    uint8_t  mac_tx_ready;   /* bit p */
+    uint8_t  cpl_data[NIC_RTL_BEAT];   /* bytes in address order from the tag's next byte */
+    uint8_t  mac_tx_ready;   /* bit p: the link of port p can take a frame now */
 } nic_rtl_in;
 
 typedef struct nic_rtl_out {
@@ -37,14 +38,15 @@ typedef struct nic_rtl_out {
     uint64_t req_addr;
     uint16_t req_len;
     uint8_t  wvalid;
-    uint64_t wdata;
+    uint8_t  wdata[NIC_RTL_BEAT];
     uint8_t  tx_valid[NIC_RTL_PORTS], tx_nbytes[NIC_RTL_PORTS], tx_last[NIC_RTL_PORTS];
     uint8_t  tx_fcs[NIC_RTL_PORTS];
     uint16_t tx_ipg[NIC_RTL_PORTS];
-    uint64_t tx_data[NIC_RTL_PORTS];
+    uint8_t  tx_data[NIC_RTL_PORTS][NIC_RTL_BEAT];
     uint8_t  irq;            /* bit f */
-    uint16_t next_timer;     /* 256 ns ticks; 0xFFFF = no timer running */
-    uint8_t  idle;
+    uint16_t next_timer[NIC_RTL_PORTS]; /* function f: 256 ns ticks to its next timer; 0xFFFF none */
+    uint8_t  func_idle;      /* bit f: function f has no work until an input arrives */
+    uint8_t  idle;           /* the shared bus interface has nothing in flight */
 } nic_rtl_out;
 
 typedef struct nic_rtl nic_rtl;

@@ -58,8 +58,8 @@ static void take_outputs(rtl_harness *h)
             fprintf(stderr, "rtl_harness: stray write beat\n");
             abort();
         }
-        uint32_t n = h->wr_len - h->wr_got < 8 ? h->wr_len - h->wr_got : 8;
-        memcpy(h->wr_buf + h->wr_got, &o->wdata, n);
+        uint32_t n = h->wr_len - h->wr_got < NIC_RTL_BEAT ? h->wr_len - h->wr_got : NIC_RTL_BEAT;
+        memcpy(h->wr_buf + h->wr_got, o->wdata, n);
         h->wr_got += n;
         if (h->wr_got == h->wr_len) {
             if (host_mem_write(h->mem, h->wr_addr, h->wr_buf, h->wr_len) != 0)
@@ -73,7 +73,7 @@ static void take_outputs(rtl_harness *h)
             continue;
         rh_frame *f = &h->cur[p];
         if (f->len + o->tx_nbytes[p] <= sizeof f->data)
-            memcpy(f->data + f->len, &o->tx_data[p], o->tx_nbytes[p]);
+            memcpy(f->data + f->len, o->tx_data[p], o->tx_nbytes[p]);
         f->len += o->tx_nbytes[p];
         if (o->tx_last[p]) {
             f->fcs = o->tx_fcs[p];
@@ -101,14 +101,13 @@ void rh_step(rtl_harness *h)
     h->in.cpl_valid = 0;
     if (h->nreads && h->reads[0].due <= h->cycle) {
         rh_read *r = &h->reads[0];
-        uint64_t beat = 0;
-        uint32_t n = r->len - h->cur_off < 8 ? r->len - h->cur_off : 8;
-        if (host_mem_read(h->mem, r->addr + h->cur_off, &beat, n) != 0)
+        uint32_t n = r->len - h->cur_off < NIC_RTL_BEAT ? r->len - h->cur_off : NIC_RTL_BEAT;
+        memset(h->in.cpl_data, 0, sizeof h->in.cpl_data);
+        if (host_mem_read(h->mem, r->addr + h->cur_off, h->in.cpl_data, n) != 0)
             h->faults++;   /* master abort: the data is all ones on real buses; zeros here */
         h->in.cpl_valid = 1;
         h->in.cpl_func = r->func;
         h->in.cpl_tag = r->tag;
-        h->in.cpl_data = beat;
         h->cur_off += n;
         if (h->cur_off >= r->len) {
             memmove(&h->reads[0], &h->reads[1], (h->nreads - 1) * sizeof h->reads[0]);
@@ -117,7 +116,9 @@ void rh_step(rtl_harness *h)
         }
     }
     h->in.mac_tx_ready = h->mac_ready;
-    h->in.tick_256ns = (h->cycle % 32) == 31;   /* 8 ns cycles: one 256 ns tick every 32 */
+    /* every function clocked every cycle; 8 ns cycles: one 256 ns tick every 32 */
+    h->in.func_en = 3;
+    h->in.func_tick[0] = h->in.func_tick[1] = (h->cycle % 32) == 31;
     nic_rtl_cycle(h->n, &h->in, &h->out);
     h->in.mmio_valid = 0;
     h->cycle++;
@@ -162,7 +163,7 @@ long rh_run_idle(rtl_harness *h, long max_cycles)
     while (n < max_cycles) {
         rh_step(h);
         n++;
-        if (h->out.idle && !h->nreads && !h->wr_open) {
+        if (h->out.idle && h->out.func_idle == 3 && !h->nreads && !h->wr_open) {
             if (++quiet >= 4)
                 return n;
         } else {

@@ -32,7 +32,7 @@ typedef struct rtl_harness {
     host_mem *mem;
     uint64_t cycle;
     unsigned read_latency;       /* cycles from request to the first completion beat */
-    uint8_t mac_ready;           /* bit p: the link takes frames on port p */
+    uint8_t mac_ready;           /* bit p: the link takes frames on port p  */
     /* DMA reads waiting for their completion, in request order */
     rh_read reads[256];
     size_t nreads;

@@ -1,0 +1,1061 @@
+/* System tests: run build/nicsim as a user would and check what it prints and
+ * writes — exit status, stdout/stderr, JSON, CSV and pcaps.
+ *
+ * Nothing of nicsim is linked in: every test spawns the binary (NICSIM_BIN,
+ * default "build/nicsim"; tests run from the repository root) with fork/exec,
+ * captures its stdout and stderr in files, and reads the results back with
+ * cJSON and libpcap.  Every test works in its own mkdtemp() directory under
+ * /tmp; the directories are removed by the suite cleanup.
+ *
+ * Suites:
+ *   WireTiming   64- and 1518-byte pktgen at wire speed: JSON rate, counters,
+ *                pcap frame count, exact frame spacing, frame contents
+ *   CliRun       JSON fields, --help, the slower driver variant
+ *   Determinism  two identical runs give identical pcaps, JSON and report
+ *   CliSweep     sweep table, CSV and JSON
+ *   CliErrors    every user error: exit status 2, file:line message, no output
+ *   CliKeys      `nicsim keys` lists every section the example scenario uses
+ */
+#include "../unit/gtest_cunit.h"
+
+#include <CUnit/CUnit.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCENARIO "testbench/scenarios/e1000-pktgen.ini"
+/* A run that takes longer than this is killed and the test fails (a hang,
+ * not a timing assertion: the runs below take well under a second). */
+#define RUN_TIMEOUT_S 120
+/* Frames after which a 64-byte run must be at wire speed. */
+#define WIRE_SETTLE_FRAMES 300
+
+/* ---- assertions with formatted messages -------------------------------- */
+
+static void check_impl(int ok, unsigned line, int fatal, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void check_impl(int ok, unsigned line, int fatal, const char *fmt, ...)
+{
+    if (ok) {
+        CU_assertImplementation(CU_TRUE, line, "", __FILE__, "", CU_FALSE);
+        return;
+    }
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* CUnit copies the message */
+    CU_assertImplementation(CU_FALSE, line, msg, __FILE__, "", fatal ? CU_TRUE : CU_FALSE);
+}
+
+/* CHECK records a failure and goes on; REQUIRE ends the test. */
+#define CHECK(cond, ...) check_impl(!!(cond), __LINE__, 0, __VA_ARGS__)
+#define REQUIRE(cond, ...) check_impl(!!(cond), __LINE__, 1, __VA_ARGS__)
+
+/* ---- temporary directories ---------------------------------------------- */
+
+static char *tmpdirs[256];
+static int n_tmpdirs;
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(p);
+            else
+                unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* A fresh directory /tmp/nicsim_sys_XXXXXX, removed by the suite cleanup. */
+static const char *make_tmpdir(void)
+{
+    char tmpl[] = "/tmp/nicsim_sys_XXXXXX";
+    REQUIRE(n_tmpdirs < (int)(sizeof tmpdirs / sizeof tmpdirs[0]), "too many temporary directories");
+    REQUIRE(mkdtemp(tmpl) != NULL, "mkdtemp: %s", strerror(errno));
+    tmpdirs[n_tmpdirs] = strdup(tmpl);
+    REQUIRE(tmpdirs[n_tmpdirs] != NULL, "out of memory");
+    return tmpdirs[n_tmpdirs++];
+}
+
+static int suite_cleanup(void)
+{
+    for (int i = 0; i < n_tmpdirs; i++) {
+        remove_tree(tmpdirs[i]);
+        free(tmpdirs[i]);
+    }
+    n_tmpdirs = 0;
+    return 0;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    static char bufs[16][PATH_MAX];
+    static int next;
+    char *b = bufs[next++ % 16];
+    snprintf(b, PATH_MAX, "%s/%s", dir, name);
+    return b;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+/* Whole file, NUL-terminated; NULL if it cannot be read. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *b = malloc(cap);
+    while (b && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb)
+                free(b);
+            b = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!b || bad) {
+        free(b);
+        return NULL;
+    }
+    b[n] = 0;
+    if (len)
+        *len = n;
+    return b;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    REQUIRE(f != NULL, "%s: cannot create: %s", path, strerror(errno));
+    int bad = fputs(text, f) < 0;
+    bad |= fclose(f) != 0;
+    REQUIRE(!bad, "%s: cannot write", path);
+}
+
+/* The entries of dir other than those listed (NULL-terminated), as one
+ * space-separated string ("" when there are none).  Static buffer. */
+static const char *extra_entries(const char *dir, const char *const *allowed)
+{
+    static char out[4096];
+    out[0] = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(out, sizeof out, "(cannot list %s)", dir);
+        return out;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = !strcmp(*a, e->d_name);
+        if (!ok) {
+            size_t l = strlen(out);
+            snprintf(out + l, sizeof out - l, "%s%s", l ? " " : "", e->d_name);
+        }
+    }
+    closedir(d);
+    return out;
+}
+
+/* ---- running nicsim ---------------------------------------------------- */
+
+static const char *nicsim_bin(void)
+{
+    static char abs[PATH_MAX];
+    const char *b = getenv("NICSIM_BIN");
+    if (!b || !*b)
+        b = "build/nicsim";
+    if (access(b, X_OK) != 0 || !realpath(b, abs)) {
+        fprintf(stderr,
+                "test_cli: nicsim binary '%s' not found or not executable (%s); run the tests from the "
+                "repository root after `make build/nicsim`, or set NICSIM_BIN\n",
+                b, strerror(errno));
+        REQUIRE(0, "nicsim binary '%s' not found or not executable; run from the repository root after "
+                   "`make build/nicsim`, or set NICSIM_BIN", b);
+    }
+    return abs;
+}
+
+static const char *scenario_abs(void)
+{
+    static char abs[PATH_MAX];
+    REQUIRE(realpath(SCENARIO, abs) != NULL,
+            "%s: %s (the tests run from the repository root)", SCENARIO, strerror(errno));
+    return abs;
+}
+
+typedef struct proc {
+    int status; /* exit status; 128+N when killed by signal N */
+    char *out;  /* stdout, NUL-terminated */
+    char *err;  /* stderr */
+    char cmd[2048];
+} proc;
+
+static void proc_free(proc *p)
+{
+    free(p->out);
+    free(p->err);
+    p->out = p->err = NULL;
+}
+
+/* Run nicsim with args (argv[1..], NULL-terminated) in directory cwd (NULL =
+ * ours), wait for it and capture its output.  Ends the test if it cannot be
+ * started or does not finish within RUN_TIMEOUT_S. */
+static void run_argv(proc *p, const char *cwd, char *const *args)
+{
+    memset(p, 0, sizeof *p);
+    const char *bin = nicsim_bin();
+    char *argv[64];
+    int n = 0;
+    argv[n++] = (char *)bin;
+    size_t cl = (size_t)snprintf(p->cmd, sizeof p->cmd, "nicsim");
+    for (; args[n - 1] && n < 63; n++) {
+        argv[n] = args[n - 1];
+        if (cl < sizeof p->cmd)
+            cl += (size_t)snprintf(p->cmd + cl, sizeof p->cmd - cl, " %s", argv[n]);
+    }
+    argv[n] = NULL;
+    if (cwd && cl < sizeof p->cmd)
+        snprintf(p->cmd + cl, sizeof p->cmd - cl, "   (in %s)", cwd);
+
+    /* stdout and stderr go to files in a directory of their own, so that
+     * the directories the tests inspect hold only what nicsim wrote */
+    char io[] = "/tmp/nicsim_sys_io_XXXXXX";
+    REQUIRE(mkdtemp(io) != NULL, "mkdtemp: %s", strerror(errno));
+    char out_path[PATH_MAX], err_path[PATH_MAX];
+    snprintf(out_path, sizeof out_path, "%s/stdout", io);
+    snprintf(err_path, sizeof err_path, "%s/stderr", io);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        remove_tree(io);
+    REQUIRE(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+            _exit(126);
+        if (cwd && chdir(cwd) != 0)
+            _exit(126);
+        execv(bin, argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        REQUIRE(w == 0 || errno == EINTR, "waitpid: %s", strerror(errno));
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > RUN_TIMEOUT_S) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            remove_tree(io);
+            REQUIRE(0, "%s: still running after %d s, killed", p->cmd, RUN_TIMEOUT_S);
+        }
+        struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ten_ms, NULL);
+    }
+    p->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    p->out = slurp(out_path, NULL);
+    p->err = slurp(err_path, NULL);
+    remove_tree(io);
+    REQUIRE(p->out && p->err, "%s: cannot read its captured output", p->cmd);
+    REQUIRE(p->status != 126 && p->status != 127, "%s: could not be started (exit %d)", p->cmd, p->status);
+    CHECK(p->status < 128, "%s: killed by signal %d\nstderr:\n%s", p->cmd, p->status - 128, p->err);
+}
+
+#define RUN(p, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_argv((p), NULL, a_); } while (0)
+#define RUN_IN(p, cwd, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_argv((p), (cwd), a_); } while (0)
+
+/* Expect exit status 0. */
+static void require_ok(const proc *p)
+{
+    REQUIRE(p->status == 0, "%s: exit status %d, expected 0\nstderr:\n%s", p->cmd, p->status, p->err);
+}
+
+static char *starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) ? NULL : (char *)s + strlen(prefix);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static cJSON *load_json(const char *path)
+{
+    char *text = slurp(path, NULL);
+    REQUIRE(text != NULL, "%s: cannot read: %s", path, strerror(errno));
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    REQUIRE(j != NULL, "%s: not valid JSON", path);
+    return j;
+}
+
+/* Item at a '/'-separated path; array elements by index ("ports/0/tx_pps"). */
+static cJSON *jget(const cJSON *root, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *cur = root;
+    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c && cur; c = strtok_r(NULL, "/", &save)) {
+        if (cJSON_IsArray(cur)) {
+            char *end;
+            long i = strtol(c, &end, 10);
+            cur = *end ? NULL : cJSON_GetArrayItem(cur, (int)i);
+        } else {
+            cur = cJSON_GetObjectItemCaseSensitive(cur, c);
+        }
+    }
+    return (cJSON *)cur;
+}
+
+static double jnum(const cJSON *root, const char *path, const char *file)
+{
+    const cJSON *v = jget(root, path);
+    REQUIRE(v != NULL, "%s: no %s", file, path);
+    REQUIRE(cJSON_IsNumber(v), "%s: %s is not a number", file, path);
+    return v->valuedouble;
+}
+
+/* Delete every member named `name` at every level. */
+static void jdelete_everywhere(cJSON *j, const char *name)
+{
+    if (cJSON_IsObject(j))
+        cJSON_DeleteItemFromObjectCaseSensitive(j, name);
+    for (cJSON *c = j ? j->child : NULL; c; c = c->next)
+        jdelete_everywhere(c, name);
+}
+
+/* ---- pcap -------------------------------------------------------------- */
+
+typedef struct capture {
+    size_t n;
+    uint64_t *ts_ns;
+    size_t bad_frame;  /* first frame that is not a valid frame of `size`; n if none */
+    char why[256];     /* what was wrong with it */
+} capture;
+
+static unsigned be16(const uint8_t *p)
+{
+    return (unsigned)p[0] << 8 | p[1];
+}
+
+/* "" if d is an IPv4/UDP frame of frame_size bytes incl. FCS (captured
+ * without the FCS), else what is wrong with it. */
+static void check_frame(const struct pcap_pkthdr *h, const uint8_t *d, unsigned frame_size, char *why,
+                        size_t n)
+{
+    unsigned want = frame_size - 4;
+    why[0] = 0;
+    if (h->len != want || h->caplen != want) {
+        snprintf(why, n, "length %u (captured %u), expected %u (frame size minus the FCS)", h->len,
+                 h->caplen, want);
+        return;
+    }
+    if (want < 14 + 20 + 8) {
+        snprintf(why, n, "too short for IPv4/UDP");
+        return;
+    }
+    if (be16(d + 12) != 0x0800) {
+        snprintf(why, n, "ethertype 0x%04x, expected 0x0800", be16(d + 12));
+        return;
+    }
+    const uint8_t *ip = d + 14;
+    unsigned ihl = (ip[0] & 15u) * 4;
+    if (ip[0] >> 4 != 4 || ihl < 20 || 14 + ihl + 8 > want) {
+        snprintf(why, n, "bad IPv4 version/IHL byte 0x%02x", ip[0]);
+        return;
+    }
+    uint32_t sum = 0;
+    for (unsigned i = 0; i < ihl; i += 2)
+        sum += be16(ip + i);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    if (sum != 0xffff) {
+        snprintf(why, n, "IPv4 header checksum 0x%04x is wrong", be16(ip + 10));
+        return;
+    }
+    if (be16(ip + 2) != want - 14) {
+        snprintf(why, n, "IPv4 total length %u, expected %u", be16(ip + 2), want - 14);
+        return;
+    }
+    if (ip[9] != 17) {
+        snprintf(why, n, "IP protocol %u, expected 17 (UDP)", ip[9]);
+        return;
+    }
+    if (be16(ip + ihl + 4) != want - 14 - ihl) {
+        snprintf(why, n, "UDP length %u, expected %u", be16(ip + ihl + 4), want - 14 - ihl);
+        return;
+    }
+}
+
+static void read_capture(const char *path, unsigned frame_size, capture *c)
+{
+    char errbuf[PCAP_ERRBUF_SIZE];
+    memset(c, 0, sizeof *c);
+    pcap_t *pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    REQUIRE(pc != NULL, "%s: %s", path, errbuf);
+    size_t cap = 1024;
+    c->ts_ns = malloc(cap * sizeof *c->ts_ns);
+    REQUIRE(c->ts_ns != NULL, "out of memory");
+    c->bad_frame = SIZE_MAX;
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    int r;
+    while ((r = pcap_next_ex(pc, &h, &d)) == 1) {
+        if (c->n == cap) {
+            c->ts_ns = realloc(c->ts_ns, (cap *= 2) * sizeof *c->ts_ns);
+            REQUIRE(c->ts_ns != NULL, "out of memory");
+        }
+        c->ts_ns[c->n] = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+        if (c->bad_frame == SIZE_MAX) {
+            check_frame(h, d, frame_size, c->why, sizeof c->why);
+            if (c->why[0])
+                c->bad_frame = c->n;
+        }
+        c->n++;
+    }
+    int read_error = r == -1;
+    if (read_error)
+        snprintf(errbuf, sizeof errbuf, "%s", pcap_geterr(pc));
+    pcap_close(pc);
+    CHECK(!read_error, "%s: read error after %zu frames: %s", path, c->n, errbuf);
+    if (c->bad_frame == SIZE_MAX)
+        c->bad_frame = c->n;
+}
+
+/* ---- WireTiming -------------------------------------------------------- */
+
+#define WIRE_COUNT 5000
+
+static void wire_speed(unsigned size, double expected_pps)
+{
+    const char *dir = make_tmpdir();
+    char size_kv[64], count_kv[64], pcap_kv[PATH_MAX + 32];
+    snprintf(size_kv, sizeof size_kv, "pktgen.size=%u", size);
+    snprintf(count_kv, sizeof count_kv, "pktgen.count=%d", WIRE_COUNT);
+    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
+    const char *json_path = path_in(dir, "r.json");
+    proc p;
+    RUN(&p, "run", SCENARIO, size_kv, count_kv, pcap_kv, "--json", (char *)json_path);
+    require_ok(&p);
+    proc_free(&p);
+
+    /* the wire rate: preamble+SFD 8 and IFG 12 bytes around each frame */
+    double wire_pps = 1e9 / ((double)(size + 20) * 8);
+    CHECK(fabs(wire_pps - expected_pps) < 1, "wire rate for %u bytes %.3f, expected %.0f", size, wire_pps,
+          expected_pps);
+
+    cJSON *j = load_json(json_path);
+    double pps = jnum(j, "ports/0/tx_pps", json_path);
+    double gptc = jnum(j, "ports/0/gptc", json_path);
+    double sent = jnum(j, "ports/0/pktgen_sent", json_path);
+    double txp = jnum(j, "ports/0/tx_packets", json_path);
+    cJSON_Delete(j);
+    CHECK(fabs(pps - wire_pps) <= 0.005 * wire_pps,
+          "size %u: ports[0].tx_pps %.3f is not within 0.5%% of the wire rate %.3f (%.3f%%)", size, pps,
+          wire_pps, 100 * pps / wire_pps);
+    CHECK(gptc == WIRE_COUNT, "size %u: ports[0].gptc %.0f, expected %d", size, gptc, WIRE_COUNT);
+    CHECK(sent == WIRE_COUNT, "size %u: ports[0].pktgen_sent %.0f, expected %d", size, sent, WIRE_COUNT);
+    CHECK(txp == WIRE_COUNT, "size %u: ports[0].tx_packets %.0f, expected %d", size, txp, WIRE_COUNT);
+
+    capture c;
+    read_capture(path_in(dir, "p.pcap"), size, &c);
+    CHECK(c.n == WIRE_COUNT, "size %u: %zu frames in the pcap, expected %d (= gptc = pktgen_sent)", size,
+          c.n, WIRE_COUNT);
+    CHECK(c.bad_frame == c.n, "size %u: frame %zu of the pcap: %s", size, c.bad_frame, c.why);
+
+    /* frame spacing: the capture is stamped at each preamble start, so at
+     * wire speed consecutive stamps are exactly (size + 20) * 8 bit times */
+    uint64_t slot = (uint64_t)(size + 20) * 8;
+    size_t first_slow = 0; /* first frame i whose gap from frame i-1 is not one slot */
+    for (size_t i = 1; i < c.n && !first_slow; i++)
+        if (c.ts_ns[i] - c.ts_ns[i - 1] != slot)
+            first_slow = i;
+    /* When ports[0].tx_pps says the whole run was at the wire rate, every
+     * gap must be one slot; otherwise every gap after the start-up. */
+    int whole_run = fabs(pps - wire_pps) <= 1e-9 * wire_pps;
+    size_t from = whole_run ? 1 : WIRE_SETTLE_FRAMES;
+    size_t first_bad = 0;
+    for (size_t i = from; i < c.n && !first_bad; i++)
+        if (c.ts_ns[i] - c.ts_ns[i - 1] != slot)
+            first_bad = i;
+    printf("    size %u: %zu frames, tx_pps %.3f (wire %.3f); %s", size, c.n, pps, wire_pps,
+           first_slow ? "" : "every gap is one wire slot\n");
+    if (first_slow)
+        printf("first gap that is not one wire slot: frames %zu-%zu (%llu ns, slot %llu ns)\n",
+               first_slow - 1, first_slow,
+               (unsigned long long)(c.ts_ns[first_slow] - c.ts_ns[first_slow - 1]),
+               (unsigned long long)slot);
+    CHECK(!first_bad,
+          "size %u: frames %zu-%zu are %llu ns apart, expected exactly %llu ns (checked every gap from "
+          "frame %zu on%s)",
+          size, first_bad ? first_bad - 1 : 0, first_bad,
+          first_bad ? (unsigned long long)(c.ts_ns[first_bad] - c.ts_ns[first_bad - 1]) : 0ull,
+          (unsigned long long)slot, from, whole_run ? ": tx_pps says the whole run is at the wire rate" : "");
+    free(c.ts_ns);
+}
+
+static void test_wire_64(void)
+{
+    wire_speed(64, 1488095);
+}
+
+static void test_wire_1518(void)
+{
+    wire_speed(1518, 81274);
+}
+
+/* ---- CliRun ------------------------------------------------------------ */
+
+static void test_json_fields(void)
+{
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "r.json");
+    proc p;
+    RUN(&p, "run", SCENARIO, "pktgen.count=2000", "--json", (char *)json_path);
+    require_ok(&p);
+    CHECK(strstr(p.out, "eth0") != NULL, "the text report does not mention eth0:\n%s", p.out);
+    CHECK(strstr(p.out, "Kernel Interface table") != NULL, "no Kernel Interface table in:\n%s", p.out);
+    proc_free(&p);
+
+    cJSON *j = load_json(json_path);
+    const cJSON *t = jget(j, "sim_time_ps");
+    CHECK(cJSON_IsNumber(t) && t->valuedouble > 0, "sim_time_ps is missing, not a number or not > 0");
+    CHECK(cJSON_IsNumber(jget(j, "wall_seconds")), "wall_seconds is missing or not a number");
+    const cJSON *ports = jget(j, "ports");
+    REQUIRE(cJSON_IsArray(ports) && cJSON_GetArraySize(ports) >= 1, "ports is missing, not an array or empty");
+    static const char *const names[] = { "eth0", "eth1" };
+    int i = 0;
+    for (const cJSON *o = ports->child; o; o = o->next, i++) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+        CHECK(cJSON_IsString(name), "ports[%d].name missing or not a string", i);
+        if (i < 2 && cJSON_IsString(name))
+            CHECK(!strcmp(name->valuestring, names[i]), "ports[%d].name '%s', expected '%s'", i,
+                  name->valuestring, names[i]);
+        static const char *const nums[] = { "tx_packets", "tx_pps", "rx_packets", "rx_pps" };
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+            CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, nums[k])),
+                  "ports[%d].%s missing or not a number", i, nums[k]);
+    }
+    CHECK(jnum(j, "ports/0/tx_packets", json_path) == 2000, "ports[0].tx_packets %.0f, expected 2000",
+          jnum(j, "ports/0/tx_packets", json_path));
+    cJSON_Delete(j);
+}
+
+static void test_help(void)
+{
+    proc p;
+    RUN(&p, "--help");
+    CHECK(p.status == 0, "nicsim --help: exit status %d, expected 0", p.status);
+    static const char *const words[] = { "nicsim run", "nicsim sweep", "nicsim bench", "nicsim keys" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        CHECK(strstr(p.out, words[i]) != NULL, "nicsim --help does not mention '%s':\n%s", words[i], p.out);
+    proc_free(&p);
+}
+
+/* Without descriptor prefetch and with a tail write per packet the CPU is
+ * the limit: fewer packets per second, more MMIO writes on the bus and more
+ * CPU cycles per packet in MMIO writes. */
+static void test_slower_variant(void)
+{
+    const char *dir = make_tmpdir();
+    const char *fast = path_in(dir, "fast.json"), *slow = path_in(dir, "slow.json");
+    proc p;
+    RUN(&p, "run", SCENARIO, "pktgen.count=5000", "--json", (char *)fast);
+    require_ok(&p);
+    proc_free(&p);
+    RUN(&p, "run", SCENARIO, "pktgen.count=5000", "driver.tx_prefetch=false", "pktgen.burst=1", "--json",
+        (char *)slow);
+    require_ok(&p);
+    proc_free(&p);
+    cJSON *jf = load_json(fast), *js = load_json(slow);
+    double pps_f = jnum(jf, "ports/0/tx_pps", fast), pps_s = jnum(js, "ports/0/tx_pps", slow);
+    double mw_f = jnum(jf, "bus/transactions/mmio_write/count", fast);
+    double mw_s = jnum(js, "bus/transactions/mmio_write/count", slow);
+    double cyc_f = jnum(jf, "cpus/0/cycles_per_packet/mmio_write", fast);
+    double cyc_s = jnum(js, "cpus/0/cycles_per_packet/mmio_write", slow);
+    CHECK(pps_s < pps_f, "tx_pps without prefetch at burst 1 is %.3f, not below the default's %.3f", pps_s,
+          pps_f);
+    CHECK(mw_s > mw_f, "bus mmio_write count without prefetch at burst 1 is %.0f, not above the default's %.0f",
+          mw_s, mw_f);
+    CHECK(cyc_s > cyc_f,
+          "cpus[0] mmio_write cycles per packet without prefetch at burst 1 is %.2f, not above the default's %.2f",
+          cyc_s, cyc_f);
+    CHECK(jnum(js, "ports/0/tx_packets", slow) == 5000, "slow variant: ports[0].tx_packets %.0f, expected 5000",
+          jnum(js, "ports/0/tx_packets", slow));
+    cJSON_Delete(jf);
+    cJSON_Delete(js);
+}
+
+/* ---- Determinism ------------------------------------------------------- */
+
+/* JSON text without the wall-clock fields, re-printed (caller frees). */
+static char *json_without_wall(const char *path)
+{
+    cJSON *j = load_json(path);
+    jdelete_everywhere(j, "wall_seconds");
+    jdelete_everywhere(j, "slowdown");
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    REQUIRE(s != NULL, "out of memory");
+    return s;
+}
+
+/* The text report without its one wall-clock line; *n_wall counts the lines dropped. */
+static char *report_without_wall(const char *text, int *n_wall)
+{
+    char *out = malloc(strlen(text) + 1), *o = out;
+    REQUIRE(out != NULL, "out of memory");
+    *n_wall = 0;
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l + 1) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        if (strstr(line, "s wall"))
+            ++*n_wall;
+        else {
+            memcpy(o, l, len);
+            o += len;
+        }
+        l += len;
+    }
+    *o = 0;
+    return out;
+}
+
+static size_t first_difference(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t i = 0;
+    while (i < na && i < nb && a[i] == b[i])
+        i++;
+    return i;
+}
+
+static void test_identical_runs(void)
+{
+    /* The same command line in two directories: relative output names, so
+     * the only difference between the runs is where they write. */
+    const char *scn = scenario_abs();
+    const char *dirs[2] = { make_tmpdir(), make_tmpdir() };
+    proc p[2];
+    for (int r = 0; r < 2; r++) {
+        RUN_IN(&p[r], dirs[r], "run", (char *)scn, "pktgen.count=3000", "pktgen.size=128",
+               "capture.pcap=p.pcap", "--json", "r.json");
+        require_ok(&p[r]);
+    }
+
+    size_t n0, n1;
+    char *pc0 = slurp(path_in(dirs[0], "p.pcap"), &n0), *pc1 = slurp(path_in(dirs[1], "p.pcap"), &n1);
+    REQUIRE(pc0 && pc1, "a run wrote no pcap");
+    CHECK(n0 > 24 + 3000 * 16, "the pcap is only %zu bytes", n0);
+    size_t d = first_difference(pc0, n0, pc1, n1);
+    CHECK(n0 == n1 && d == n0, "the pcaps differ: %zu and %zu bytes, first difference at byte %zu", n0, n1, d);
+    free(pc0);
+    free(pc1);
+
+    char *j0 = json_without_wall(path_in(dirs[0], "r.json"));
+    char *j1 = json_without_wall(path_in(dirs[1], "r.json"));
+    d = first_difference(j0, strlen(j0), j1, strlen(j1));
+    CHECK(!strcmp(j0, j1), "the JSON reports differ (without wall_seconds/slowdown) at character %zu:\n%.80s\n%.80s",
+          d, j0 + (d > 20 ? d - 20 : 0), j1 + (d > 20 ? d - 20 : 0));
+    CHECK(strstr(j0, "wall_seconds") == NULL && strstr(j0, "slowdown") == NULL,
+          "the wall-clock fields were not all removed");
+    free(j0);
+    free(j1);
+
+    int w0, w1;
+    char *t0 = report_without_wall(p[0].out, &w0), *t1 = report_without_wall(p[1].out, &w1);
+    CHECK(w0 == 1 && w1 == 1, "expected one line with \"s wall\" in each report, got %d and %d", w0, w1);
+    d = first_difference(t0, strlen(t0), t1, strlen(t1));
+    CHECK(!strcmp(t0, t1), "the text reports differ (without the \"s wall\" line) at character %zu:\n%.80s\n%.80s",
+          d, t0 + (d > 20 ? d - 20 : 0), t1 + (d > 20 ? d - 20 : 0));
+    CHECK(strlen(t0) > 200, "the text report is nearly empty:\n%s", t0);
+    free(t0);
+    free(t1);
+    proc_free(&p[0]);
+    proc_free(&p[1]);
+}
+
+/* ---- CliSweep ---------------------------------------------------------- */
+
+static void test_sweep_sizes(void)
+{
+    const char *dir = make_tmpdir();
+    const char *csv_path = path_in(dir, "s.csv"), *json_path = path_in(dir, "s.json");
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,1518", "pktgen.count=3000", "--csv", (char *)csv_path,
+        "--json", (char *)json_path);
+    require_ok(&p);
+
+    /* the table: a header with wire-kpps, then one row per size with its wire rate */
+    const char *hdr = strstr(p.out, "wire-kpps");
+    CHECK(hdr != NULL, "the sweep table has no wire-kpps column:\n%s", p.out);
+    static const unsigned sizes[2] = { 64, 1518 };
+    const char *nl = strchr(p.out, '\n');
+    const char *rows = nl ? nl + 1 : p.out;
+    for (int i = 0; i < 2; i++) {
+        char want[64], wire[32];
+        snprintf(want, sizeof want, "%u ", sizes[i]);
+        snprintf(wire, sizeof wire, " %.3f ", 1e6 / ((double)(sizes[i] + 20) * 8));
+        const char *row = rows;
+        while (row && *row && !starts_with(row, want)) {
+            row = strchr(row, '\n');
+            row = row ? row + 1 : NULL;
+        }
+        CHECK(row && *row, "the sweep table has no row for size %u:\n%s", sizes[i], p.out);
+        if (row && *row) {
+            const char *end = strchr(row, '\n');
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", end ? (int)(end - row) : (int)strlen(row), row);
+            CHECK(strstr(line, wire) != NULL, "the row for size %u does not show wire kpps%s: '%s'", sizes[i],
+                  wire, line);
+        }
+    }
+    int rows_n = 0;
+    for (const char *l = rows; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+        rows_n++;
+    CHECK(rows_n == 2, "the sweep table has %d rows, expected 2:\n%s", rows_n, p.out);
+    proc_free(&p);
+
+    /* CSV: a header and two rows, the swept key first */
+    char *csv = slurp(csv_path, NULL);
+    REQUIRE(csv != NULL, "%s was not written", csv_path);
+    int lines = 0;
+    char first[3][256] = { "", "", "" };
+    for (char *save = NULL, *l = strtok_r(csv, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (lines < 3)
+            snprintf(first[lines], sizeof first[lines], "%s", l);
+        lines++;
+    }
+    free(csv);
+    CHECK(lines == 3, "%s has %d lines, expected a header and 2 rows", csv_path, lines);
+    CHECK(starts_with(first[0], "pktgen.size,") && strstr(first[0], "wire_pps"),
+          "CSV header '%s' does not start with pktgen.size or lacks wire_pps", first[0]);
+    CHECK(starts_with(first[1], "64,") != NULL, "CSV row 1 '%s' is not for size 64", first[1]);
+    CHECK(starts_with(first[2], "1518,") != NULL, "CSV row 2 '%s' is not for size 1518", first[2]);
+
+    /* JSON: two points, the size as a number, a run with ports */
+    cJSON *j = load_json(json_path);
+    const cJSON *pts = jget(j, "points");
+    REQUIRE(cJSON_IsArray(pts), "%s: no points array", json_path);
+    CHECK(cJSON_GetArraySize(pts) == 2, "%s: %d points, expected 2", json_path, cJSON_GetArraySize(pts));
+    for (int i = 0; i < 2 && i < cJSON_GetArraySize(pts); i++) {
+        const cJSON *pt = cJSON_GetArrayItem(pts, i);
+        const cJSON *sz = cJSON_GetObjectItemCaseSensitive(pt, "pktgen.size");
+        CHECK(cJSON_IsNumber(sz), "points[%d][\"pktgen.size\"] is missing or not a number", i);
+        if (cJSON_IsNumber(sz))
+            CHECK(sz->valuedouble == sizes[i], "points[%d][\"pktgen.size\"] = %g, expected %u", i,
+                  sz->valuedouble, sizes[i]);
+        const cJSON *run = cJSON_GetObjectItemCaseSensitive(pt, "run");
+        CHECK(cJSON_IsObject(run), "points[%d].run is missing or not an object", i);
+        const cJSON *ports = cJSON_GetObjectItemCaseSensitive(run, "ports");
+        CHECK(cJSON_IsArray(ports) && cJSON_GetArraySize(ports) >= 1, "points[%d].run.ports missing or empty", i);
+        const cJSON *tx = jget(pt, "run/ports/0/tx_packets");
+        CHECK(cJSON_IsNumber(tx) && tx->valuedouble == 3000, "points[%d].run.ports[0].tx_packets is not 3000", i);
+    }
+    cJSON_Delete(j);
+}
+
+/* ---- CliErrors --------------------------------------------------------- */
+
+/* Expect exit status 2, stderr starting with prefix, and nothing in dir but
+ * the entries listed in keep (NULL-terminated). */
+static void expect_usage_error(const proc *p, const char *prefix, const char *dir, const char *const *keep)
+{
+    CHECK(p->status == 2, "%s: exit status %d, expected 2\nstderr:\n%s", p->cmd, p->status, p->err);
+    CHECK(starts_with(p->err, prefix) != NULL, "%s: stderr does not start with \"%s\":\n%s", p->cmd, prefix,
+          p->err);
+    static const char *const outputs[] = { "r.json", "p.pcap", "s.csv", "s.json" };
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%s.tmp", outputs[i]);
+        CHECK(!exists(path_in(dir, outputs[i])), "%s: wrote %s although it failed", p->cmd, outputs[i]);
+        CHECK(!exists(path_in(dir, tmp)), "%s: left %s behind", p->cmd, tmp);
+    }
+    const char *extra = extra_entries(dir, keep);
+    CHECK(!*extra, "%s: wrote %s in %s although it failed", p->cmd, extra, dir);
+}
+
+/* `run FILE capture.pcap=DIR/p.pcap --json DIR/r.json` on a file with the
+ * given text must fail with "FILE:" + rest. */
+static void bad_file(const char *text, const char *rest)
+{
+    const char *dir = make_tmpdir();
+    const char *ini = path_in(dir, "s.ini");
+    write_file(ini, text);
+    char pcap_kv[PATH_MAX + 32], prefix[PATH_MAX + 256];
+    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
+    snprintf(prefix, sizeof prefix, "%s%s", ini, rest);
+    proc p;
+    RUN(&p, "run", (char *)ini, "pktgen.count=100", pcap_kv, "--json", path_in(dir, "r.json"));
+    static const char *const keep[] = { "s.ini", NULL };
+    expect_usage_error(&p, prefix, dir, keep);
+    proc_free(&p);
+}
+
+static void test_err_unknown_section(void)
+{
+    bad_file("; a scenario with a typo\n[pktgen]\n[nicc]\nmodel = 82546\n", ":3: unknown section [nicc]");
+}
+
+static void test_err_unknown_key(void)
+{
+    bad_file("[pktgen]\nsize = 64\nsiz = 64\n", ":3: unknown key 'siz' in [pktgen]");
+}
+
+static void test_err_bad_value(void)
+{
+    bad_file("[pktgen]\n\nsize = abc\n", ":3: pktgen.size: expected an integer in [64, 1518], got 'abc'");
+}
+
+static void test_err_out_of_range(void)
+{
+    bad_file("[system]\n[pktgen]\ncount = 10\nsize = 9000\n",
+             ":4: pktgen.size: expected an integer in [64, 1518], got '9000'");
+}
+
+static void test_err_tx_ring(void)
+{
+    bad_file("[pktgen]\nsize = 64\n[driver]\ntx_ring = 100\n",
+             ":4: driver.tx_ring: expected a multiple of 8 in [48, 4096], got '100'");
+}
+
+static void test_err_missing_file(void)
+{
+    const char *dir = make_tmpdir();
+    const char *ini = path_in(dir, "missing.ini");
+    char pcap_kv[PATH_MAX + 32], prefix[PATH_MAX + 64];
+    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
+    snprintf(prefix, sizeof prefix, "%s: cannot open", ini);
+    proc p;
+    RUN(&p, "run", (char *)ini, pcap_kv, "--json", path_in(dir, "r.json"));
+    static const char *const keep[] = { NULL };
+    expect_usage_error(&p, prefix, dir, keep);
+    proc_free(&p);
+}
+
+static void test_err_bad_override(void)
+{
+    const char *dir = make_tmpdir();
+    char pcap_kv[PATH_MAX + 32];
+    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
+    proc p;
+    RUN(&p, "run", SCENARIO, "pktgen.count=100", "pktgen.size=x", pcap_kv, "--json", path_in(dir, "r.json"));
+    static const char *const keep[] = { NULL };
+    expect_usage_error(&p, "command line: 'pktgen.size=x': pktgen.size: expected an integer in [64, 1518], got 'x'",
+                       dir, keep);
+    proc_free(&p);
+}
+
+/* Every point is checked before any runs: a bad second value costs nothing. */
+static void test_err_sweep_second_value(void)
+{
+    const char *dir = make_tmpdir();
+    char pcap_kv[PATH_MAX + 32];
+    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,abc", "pktgen.count=100", pcap_kv, "--csv", path_in(dir, "s.csv"),
+        "--json", path_in(dir, "s.json"));
+    static const char *const keep[] = { NULL };
+    expect_usage_error(&p, "command line: 'pktgen.size=abc': pktgen.size: expected an integer", dir, keep);
+    CHECK(p.out[0] == 0, "the sweep printed although a point is bad:\n%s", p.out);
+    CHECK(strstr(p.err, "[1/") == NULL, "the sweep ran a point although another is bad:\n%s", p.err);
+    proc_free(&p);
+}
+
+static void test_err_unknown_command(void)
+{
+    const char *dir = make_tmpdir();
+    proc p;
+    RUN(&p, "frobnicate", SCENARIO, "--json", path_in(dir, "r.json"));
+    static const char *const keep[] = { NULL };
+    expect_usage_error(&p, "nicsim: unknown command 'frobnicate'", dir, keep);
+    proc_free(&p);
+}
+
+static void test_err_unknown_option(void)
+{
+    const char *dir = make_tmpdir();
+    proc p;
+    RUN(&p, "run", SCENARIO, "--bogus", "--json", path_in(dir, "r.json"));
+    static const char *const keep[] = { NULL };
+    expect_usage_error(&p, "nicsim: unknown option '--bogus'", dir, keep);
+    proc_free(&p);
+}
+
+static void test_err_missing_scenario(void)
+{
+    const char *dir = make_tmpdir();
+    static const char *const cmds[] = { "run", "sweep", "bench" };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "nicsim %s: missing SCENARIO.ini", cmds[i]);
+        proc p;
+        RUN(&p, (char *)cmds[i], "--json", path_in(dir, "r.json"));
+        static const char *const keep[] = { NULL };
+        expect_usage_error(&p, prefix, dir, keep);
+        proc_free(&p);
+    }
+}
+
+/* ---- CliKeys ----------------------------------------------------------- */
+
+/* Every section and key the example scenario sets is listed by `nicsim keys`
+ * under its "[section]" line. */
+static void test_keys_cover_scenario(void)
+{
+    proc p;
+    RUN(&p, "keys");
+    require_ok(&p);
+    char *ini = slurp(SCENARIO, NULL);
+    REQUIRE(ini != NULL, "%s: cannot read (the tests run from the repository root)", SCENARIO);
+    char section[64] = "";
+    int n_sections = 0, n_keys = 0;
+    for (char *save = NULL, *l = strtok_r(ini, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        while (*l == ' ' || *l == '\t')
+            l++;
+        if (*l == ';' || *l == '#' || !*l)
+            continue;
+        if (*l == '[') {
+            char *e = strchr(l, ']');
+            REQUIRE(e != NULL, "%s: bad section line '%s'", SCENARIO, l);
+            snprintf(section, sizeof section, "%.*s", (int)(e - l - 1), l + 1);
+            char hdr[80];
+            snprintf(hdr, sizeof hdr, "\n[%s]\n", section);
+            CHECK(strstr(p.out, hdr) != NULL, "`nicsim keys` does not list section [%s]", section);
+            n_sections++;
+            continue;
+        }
+        char key[64];
+        if (sscanf(l, "%63[A-Za-z0-9_]", key) != 1)
+            continue;
+        n_keys++;
+        /* the key must appear in its section's block: between "[section]" and the next "\n[" */
+        char hdr[80];
+        snprintf(hdr, sizeof hdr, "\n[%s]\n", section);
+        const char *blk = strstr(p.out, hdr);
+        if (!blk)
+            continue;
+        blk += strlen(hdr);
+        const char *end = strstr(blk, "\n[");
+        size_t blen = end ? (size_t)(end - blk) : strlen(blk);
+        char want[80];
+        snprintf(want, sizeof want, "  %s ", key);
+        int found = 0;
+        for (const char *q = blk; q && q < blk + blen && !found; q = strstr(q + 1, want))
+            found = q < blk + blen && (q == blk || q[-1] == '\n');
+        CHECK(found, "`nicsim keys` does not list %s.%s under [%s]", section, key, section);
+    }
+    free(ini);
+    CHECK(n_sections >= 7, "%s: only %d sections found", SCENARIO, n_sections);
+    CHECK(n_keys >= 10, "%s: only %d keys found", SCENARIO, n_keys);
+    proc_free(&p);
+}
+
+/* ---- registration ------------------------------------------------------ */
+
+typedef struct test_def {
+    const char *name;
+    void (*fn)(void);
+} test_def;
+
+static void add_suite(const char *name, const test_def *tests, size_t n)
+{
+    CU_pSuite s = CU_add_suite(name, NULL, suite_cleanup);
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; i++)
+        CU_add_test(s, tests[i].name, tests[i].fn);
+}
+
+#define ADD_SUITE(name, arr) add_suite(name, arr, sizeof arr / sizeof arr[0])
+
+static void register_suites(void)
+{
+    static const test_def wire[] = {
+        { "Size64AtWireSpeed", test_wire_64 },
+        { "Size1518AtWireSpeed", test_wire_1518 },
+    };
+    static const test_def run[] = {
+        { "JsonHasFields", test_json_fields },
+        { "HelpListsCommands", test_help },
+        { "NoPrefetchBurst1IsSlower", test_slower_variant },
+    };
+    static const test_def det[] = {
+        { "IdenticalRunsIdenticalOutput", test_identical_runs },
+    };
+    static const test_def sweep[] = {
+        { "TwoSizesTableCsvJson", test_sweep_sizes },
+    };
+    static const test_def errs[] = {
+        { "UnknownSection", test_err_unknown_section },
+        { "UnknownKey", test_err_unknown_key },
+        { "BadValue", test_err_bad_value },
+        { "OutOfRange", test_err_out_of_range },
+        { "TxRingNotMultipleOf8", test_err_tx_ring },
+        { "MissingFile", test_err_missing_file },
+        { "BadOverride", test_err_bad_override },
+        { "SweepSecondValueBad", test_err_sweep_second_value },
+        { "UnknownCommand", test_err_unknown_command },
+        { "UnknownOption", test_err_unknown_option },
+        { "MissingScenario", test_err_missing_scenario },
+    };
+    static const test_def keys[] = {
+        { "ListsScenarioSectionsAndKeys", test_keys_cover_scenario },
+    };
+    ADD_SUITE("WireTiming", wire);
+    ADD_SUITE("CliRun", run);
+    ADD_SUITE("Determinism", det);
+    ADD_SUITE("CliSweep", sweep);
+    ADD_SUITE("CliErrors", errs);
+    ADD_SUITE("CliKeys", keys);
+}
+
+int main(int argc, char **argv)
+{
+    return gtest_cunit_main(argc, argv, register_suites);
+}
