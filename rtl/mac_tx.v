@@ -67,13 +67,7 @@ module mac_tx #(
 
     wire [15:0] padded = (psp && frame_len < 16'd60) ? 16'd60 : frame_len;
     wire [LB:0] out_n  = (out_left >= B16) ? BB[LB:0] : out_left[LB:0];
-    reg  [8*BB-1:0] masked;
     integer b;
-    always @(*) begin
-        masked = {8*BB{1'b0}};
-        for (b = 0; b < BB; b = b + 1)
-            if (data_left_beat > b[15:0]) masked[8*b +: 8] = rd_data[8*b +: 8];
-    end
 
     always @(posedge clk) begin
         frame_pop <= 1'b0;
@@ -101,7 +95,9 @@ module mac_tx #(
         end else if (active) begin
             // rd_data holds the beat addressed in the previous cycle
             tx_valid  <= 1'b1;
-            tx_data   <= masked;
+            // bytes past the frame's data are pad (zeros)
+            for (b = 0; b < BB; b = b + 1)
+                tx_data[8*b +: 8] <= (data_left_beat > b[15:0]) ? rd_data[8*b +: 8] : 8'd0;
             tx_nbytes <= out_n;
             tx_last   <= out_left <= B16;
             tx_fcs    <= cur_ifcs;

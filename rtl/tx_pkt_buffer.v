@@ -1,10 +1,10 @@
 // TX packet buffer of one 82546 port.
 //
-// BB byte-lane RAMs make the buffer byte-addressable: a DMA completion beat
-// (BB bytes, packed from the first requested byte) lands at any byte address
-// in one cycle, and the MAC reads BB bytes from any byte address in one
-// cycle, so fragments of a multi-descriptor packet need no realignment state
-// and completions of different tags may arrive in any order.
+// The buffer is byte-addressable: a DMA completion beat (BB bytes, packed
+// from the first requested byte) lands at any byte address in one cycle, and
+// the MAC reads BB bytes from any byte address in one cycle, so fragments of
+// a multi-descriptor packet need no realignment state and completions of
+// different tags may arrive in any order.
 //
 // Space: the queue engine reserves exactly `len` bytes when it issues the data
 // read of a fragment (issue_*); the bytes are released when the MAC takes the
@@ -54,9 +54,7 @@ module tx_pkt_buffer #(
     localparam FQ = 512;                  // frames queued for the MAC
 
     // ---------------- byte lanes ----------------
-    reg [7:0]    lane_mem [0:BB-1][0:ROWS-1];
-    reg [7:0]    lane_q [0:BB-1];
-    reg [LB-1:0] rd_rot;
+    reg [8*BB-1:0] mem [0:ROWS-1];
 
     // ---------------- tag table ----------------
     reg [AW-1:0] tag_addr [0:NTAG-1];     // next byte address to write
@@ -106,38 +104,51 @@ module tx_pkt_buffer #(
         next_row = ({1'b0, r} + 1'b1 >= rows) ? {RW{1'b0}} : r + 1'b1;
     endfunction
 
-    // completion write: byte j of the beat goes to byte address tag_addr + j,
-    // i.e. to lane (base + j) % BB, in the base row or (for lanes below the
-    // base's lane) the row after it
-    wire [AW-1:0] cw_base = tag_addr[cpl_tag];
-    wire [15:0]   cw_left = tag_left[cpl_tag];
-    wire [LB:0]   cw_n    = (cw_left >= BB) ? BB[LB:0] : cw_left[LB:0];
-    wire [RW-1:0] cw_row0 = cw_base[AW-1:LB];
-    wire [RW-1:0] cw_row1 = next_row(cw_row0, size_rows);
-    wire [RW-1:0] rd_row0 = rd_addr[AW-1:LB];
-    wire [RW-1:0] rd_row1 = next_row(rd_row0, size_rows);
-    // Both ports touch the lanes only when enabled (a RAM's write and read
-    // enables), which also keeps an idle cycle cheap to simulate.
-    integer l;
+    // The memory is ROWS rows of BB bytes.  A beat written at byte address a
+    // covers the tail of row a/BB from lane a%BB and the head of the next row
+    // (wrapping at the end of the TX share); a read of BB bytes at address a
+    // takes the same two rows and rotates.  Writes merge the beat into the
+    // two rows under a byte mask (read-modify-write).  Both ports work only
+    // when enabled, and the arithmetic sits inside the enabled branches, so an
+    // idle cycle costs nothing to simulate.
+    reg [AW-1:0]   cw_base;
+    reg [15:0]     cw_left;
+    reg [LB:0]     cw_n;
+    reg [RW-1:0]   row0, row1;
+    reg [2*8*BB-1:0] pair, dmask, dshift;
+    reg [8*BB-1:0] rd_q;
+    assign rd_data = rd_q;
+    // cw_*, row0/1, pair, dmask and dshift are temporaries of this block
+    // (blocking assignments: combinational logic in front of the RAM ports)
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
         if (cpl_valid) begin
-            for (l = 0; l < BB; l = l + 1)
-                if ({1'b0, LB'(l) - cw_base[LB-1:0]} < cw_n)
-                    lane_mem[l][(LB'(l) < cw_base[LB-1:0]) ? cw_row1 : cw_row0]
-                        <= cpl_data[8*(LB'(l) - cw_base[LB-1:0]) +: 8];
+            cw_base = tag_addr[cpl_tag];
+            cw_left = tag_left[cpl_tag];
+            cw_n    = (cw_left >= BB) ? BB[LB:0] : cw_left[LB:0];
+            row0    = cw_base[AW-1:LB];
+            row1    = next_row(row0, size_rows);
+            // the two rows side by side; the beat shifted to its byte offset
+            pair    = {mem[row1], mem[row0]};
+            dmask   = ({{(8*BB){1'b0}}, {(8*BB){1'b1}}} >> (8 * (BB - cw_n))) << (8 * cw_base[LB-1:0]);
+            dshift  = {{(8*BB){1'b0}}, cpl_data} << (8 * cw_base[LB-1:0]);
+            pair    = (pair & ~dmask) | (dshift & dmask);
+            mem[row0] <= pair[8*BB-1:0];
+            if (cw_base[LB-1:0] != 0)
+                mem[row1] <= pair[2*8*BB-1:8*BB];
+            if (!rst && cw_left != 0) begin
+                tag_left[cpl_tag] <= cw_left - {{(15-LB){1'b0}}, cw_n};
+                tag_addr[cpl_tag] <= wrap_add(cw_base, BB, size_bytes);
+            end
         end
         if (rd_en) begin
-            for (l = 0; l < BB; l = l + 1)
-                lane_q[l] <= lane_mem[l][(LB'(l) < rd_addr[LB-1:0]) ? rd_row1 : rd_row0];
-            rd_rot <= rd_addr[LB-1:0];
+            row0 = rd_addr[AW-1:LB];
+            row1 = next_row(row0, size_rows);
+            pair = {mem[row1], mem[row0]} >> (8 * rd_addr[LB-1:0]);
+            rd_q <= pair[8*BB-1:0];
         end
     end
-    // beat byte j = lane (rot + j) % BB
-    genvar gj;
-    generate for (gj = 0; gj < BB; gj = gj + 1) begin : g_rd
-        wire [LB-1:0] lj = rd_rot + LB'(gj);
-        assign rd_data[8*gj +: 8] = lane_q[lj];
-    end endgenerate
+    /* verilator lint_on BLKSEQ */
 
     integer i;
     always @(posedge clk) begin
@@ -150,11 +161,6 @@ module tx_pkt_buffer #(
                 tag_addr[i] <= 0; frag_len_tab[i] <= 0;
             end
         end else begin
-            // completion beat bookkeeping
-            if (cpl_valid && cw_left != 0) begin
-                tag_left[cpl_tag] <= cw_left - {{(15-LB){1'b0}}, cw_n};
-                tag_addr[cpl_tag] <= wrap_add(cw_base, BB, size_bytes);
-            end
             // issue
             if (issue_valid) begin
                 tag_eop[issue_ptr]  <= issue_eop;

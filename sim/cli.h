@@ -1,0 +1,33 @@
+/* The nicsim subcommands and what they share: loading and checking a
+ * scenario, and building and running one simulation. */
+#ifndef NICSIM_CLI_H
+#define NICSIM_CLI_H
+#include "scenario.h"
+#include "system.h"
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_USAGE 2
+
+typedef struct cli {
+    const char *cmd;
+    const char *scenario;
+    char **overrides;
+    int n_overrides;
+    const char *json;
+    const char *csv;
+    const char *list;
+} cli;
+
+/* Load a scenario with overrides and the cross-key checks; NULL and a
+ * "file:line: ..." message in err on any error. */
+scenario *cli_load(const char *path, int n, char **ov, char *err, size_t errlen);
+/* Build and run one scenario; on success *sys holds the results (free with system_free). */
+int cli_simulate(nicsim_system *sys, const scenario *sc, char *err, size_t n);
+/* Write text to path atomically (PATH.tmp, then rename). */
+int cli_write_text(const char *path, const char *text, char *err, size_t n);
+
+int cmd_run(const cli *c);
+int cmd_sweep(const cli *c);
+int cmd_bench(const cli *c);
+
+#endif
