@@ -43,7 +43,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_RUNTIME)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test unit rtl-tests lint bench clean
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint bench clean
 all: $(BUILD)/nicsim
 
 deps:
@@ -105,6 +105,35 @@ sys-tests: $(SYS_TESTS)
 
 lint:
 	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)
+	@echo "lint: rtl/ is clean under verilator --lint-only -Wall"
+
+# ---- the two set-up commands of the README ---------------------------------
+DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
+
+run: deps
+	$(MAKE) all
+	$(BUILD)/nicsim sweep testbench/scenarios/e1000-pktgen.ini $(DEFAULT_SWEEP) \
+	  --csv $(BUILD)/default-sweep.csv --json $(BUILD)/default-sweep.json
+
+# Every test: lint, then unit, RTL and system tests, once in a normal build and
+# once under AddressSanitizer + UndefinedBehaviorSanitizer.  One JUnit report
+# per build: build/test-results.xml and build/san/test-results.xml.
+test: deps
+	$(MAKE) lint
+	$(MAKE) check
+	$(MAKE) check-san
+
+check: all unit rtl-tests sys-tests
+	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \
+	  $(UNIT_TESTS) $(RTL_TESTS) $(SYS_TESTS)
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+check-san:
+	$(MAKE) BUILD=build/san SAN="$(SAN_FLAGS)" OPT=-O1 check
+
+bench: deps
+	$(MAKE) all
+	$(BUILD)/nicsim bench --list testbench/bench.list --json $(BUILD)/bench.json
 
 clean:
 	rm -rf $(BUILD)

@@ -191,6 +191,7 @@ int main(int argc, char **argv)
     }
     if (parse_cli(argc, argv, &c) != 0) {
         fputs(usage, stderr);
+        free(c.overrides);
         return EXIT_USAGE;
     }
     int rc;

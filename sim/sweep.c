@@ -7,9 +7,16 @@
 
 typedef struct sweep_key {
     char name[128];
+    char *list;              /* the values' storage */
     char *vals[256];
     int n;
 } sweep_key;
+
+static void free_keys(sweep_key *keys, int nk)
+{
+    for (int k = 0; k < nk; k++)
+        free(keys[k].list);
+}
 
 static int parse_sweep(const cli *c, sweep_key *keys, int *nk)
 {
@@ -22,7 +29,7 @@ static int parse_sweep(const cli *c, sweep_key *keys, int *nk)
         sweep_key *k = &keys[(*nk)++];
         const char *eq = strchr(c->overrides[i], '=');
         snprintf(k->name, sizeof k->name, "%.*s", (int)(eq - c->overrides[i]), c->overrides[i]);
-        char *list = strdup(eq + 1);
+        char *list = k->list = strdup(eq + 1);
         k->n = 0;
         for (char *save = NULL, *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
             if (k->n == 256) {
@@ -62,10 +69,12 @@ static cJSON *typed_value(const char *v)
 
 int cmd_sweep(const cli *c)
 {
-    sweep_key keys[16];
+    sweep_key keys[16] = { 0 };
     int nk;
-    if (parse_sweep(c, keys, &nk) != 0)
+    if (parse_sweep(c, keys, &nk) != 0) {
+        free_keys(keys, nk);
         return EXIT_USAGE;
+    }
     if (nk == 0) {
         fprintf(stderr, "nicsim: sweep needs at least one key=v1,v2,...\n");
         return EXIT_USAGE;
@@ -82,6 +91,7 @@ int cmd_sweep(const cli *c)
         scenario *sc = cli_load(c->scenario, nk, ov, err, sizeof err);
         if (!sc) {
             fprintf(stderr, "%s\n", err);
+            free_keys(keys, nk);
             return EXIT_USAGE;
         }
         scenario_free(sc);
@@ -162,6 +172,7 @@ int cmd_sweep(const cli *c)
     }
     free(csv);
     cJSON_Delete(root);
+    free_keys(keys, nk);
     return rc;
 #undef CSV
 }

@@ -276,6 +276,7 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         topt.tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
         topt.tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
         rc = e1000_txq_setup(&sp->txq, &sp->dev, &topt);
+        sp->txq_up = rc == 0;
         if (rc != 0) {
             snprintf(err, errlen, "port %d: TX ring setup failed (%d); check driver.tx_ring "
                      "(a multiple of 8 in 48..4096)", p, rc);
@@ -298,6 +299,7 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
             snprintf(err, errlen, "port %d: pktgen setup failed", p);
             return -1;
         }
+        sp->pg_up = 1;
         sp->app_running = 1;
     }
     return 0;
@@ -381,8 +383,10 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
     int rc = 0;
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
         sim_port *sp = &sys->port[p];
-        if (sp->pktgen_on && sp->app_running == 0 && sp->pg.pd)
+        if (sp->pg_up)
             pktgen_fini(&sp->pg);
+        if (sp->txq_up)
+            e1000_txq_teardown(&sp->txq, NULL, NULL);
         if (sp->sink) {
             if (link_sink_close(sp->sink) != 0 && rc == 0) {
                 snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));

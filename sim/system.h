@@ -37,6 +37,7 @@ typedef struct sim_port {
     struct e1000_txq txq;
     struct pktgen pg;
     int app_running;
+    int txq_up, pg_up;          /* what system_free must undo */
     link_wire wire;
     link_sink *sink;
     char pcap_path[512];
