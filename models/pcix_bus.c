@@ -559,3 +559,39 @@ void pcix_mmio_read_reply(pcix_bus *b, uint32_t val, ps_t t)
     at(b, data_end + b->p.mmio_host_latency, ev_mmio_read_done, x);
     sched_at(b->s, end, ev_bus_free, b, 0);
 }
+
+/* ---- the generic host_bus view ---- */
+
+static void hb_dma_read(void *impl, int func, uint32_t tag, uint64_t addr, uint32_t len, ps_t t)
+{
+    pcix_dma_read(impl, func, tag, addr, len, t);
+}
+
+static void hb_dma_write(void *impl, int func, uint32_t tag, uint64_t addr, uint32_t len, ps_t t)
+{
+    pcix_dma_write(impl, func, tag, addr, len, t);
+}
+
+static void hb_mmio_read_reply(void *impl, uint32_t val, ps_t t)
+{
+    pcix_mmio_read_reply(impl, val, t);
+}
+
+static void hb_mmio_write(void *impl, int func, uint32_t off, uint32_t val, ps_t t)
+{
+    pcix_mmio_write(impl, func, off, val, t);
+}
+
+static void hb_mmio_read(void *impl, int func, uint32_t off, ps_t t)
+{
+    pcix_mmio_read(impl, func, off, t);
+}
+
+host_bus pcix_host_bus(pcix_bus *b)
+{
+    static const host_bus_ops ops = {
+        hb_dma_read, hb_dma_write, hb_mmio_read_reply, hb_mmio_write, hb_mmio_read,
+    };
+    host_bus hb = { &ops, b };
+    return hb;
+}

@@ -31,6 +31,7 @@
 #define NICSIM_PCIX_BUS_H
 #include <stdint.h>
 #include "../sim/sched.h"
+#include "host_bus.h"
 
 enum { PCIX_MAX_FUNCS = 2 };
 
@@ -103,6 +104,8 @@ void pcix_mmio_read(pcix_bus *b, int func, uint32_t off, ps_t t_cpu);
 void pcix_mmio_read_reply(pcix_bus *b, uint32_t val, ps_t t);
 
 const pcix_stats *pcix_get_stats(const pcix_bus *b);
+/* The bus behind the generic host_bus interface (valid while b lives). */
+host_bus pcix_host_bus(pcix_bus *b);
 /* 1 while any transaction is queued, in flight or awaiting a completion. */
 int pcix_busy(const pcix_bus *b);
 

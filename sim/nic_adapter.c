@@ -136,7 +136,7 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
     const nic_rtl_out *o = &a->out;
     if (o->mmio_rvalid && a->reads_in_rtl) {
         a->reads_in_rtl--;
-        pcix_mmio_read_reply(a->bus, o->mmio_rdata, t);
+        host_bus_mmio_read_reply(&a->bus, o->mmio_rdata, t);
     }
     if (o->req_valid) {
         if (o->req_write) {
@@ -157,7 +157,7 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         } else {
             a->st.dma_reads++;
             a->st.dma_read_bytes += o->req_len;
-            pcix_dma_read(a->bus, o->req_func, o->req_tag, o->req_addr, o->req_len, t);
+            host_bus_dma_read(&a->bus, o->req_func, o->req_tag, o->req_addr, o->req_len, t);
         }
     }
     if (o->wvalid && a->wr_collect >= 0) {
@@ -168,7 +168,7 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         if (w->got >= w->len) {
             /* all data is here: the write can go on the bus */
             uint32_t id = a->wr_next - 1;
-            pcix_dma_write(a->bus, w->func, id, w->addr, w->len, t);
+            host_bus_dma_write(&a->bus, w->func, id, w->addr, w->len, t);
             a->wr_collect = -1;
         }
     }

@@ -10,7 +10,7 @@
 #include "sched.h"
 #include "nic_rtl.h"
 #include "../models/host_mem.h"
-#include "../models/pcix_bus.h"
+#include "../models/host_bus.h"
 #include "../models/link_wire.h"
 
 enum { NIC_MMIO_Q = 64, NIC_CPL_Q = 8192, NIC_WR_SLOTS = 64, NIC_WR_MAX = 2048 };
@@ -43,7 +43,7 @@ typedef struct nic_adapter_stats {
 
 typedef struct nic_adapter {
     sched *s;
-    pcix_bus *bus;
+    host_bus bus;               /* the bus the card sits on */
     host_mem *mem;
     link_wire *links[NIC_RTL_PORTS];
     nic_rtl *rtl;
@@ -75,8 +75,8 @@ typedef struct nic_adapter {
 int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
                      const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS]);
 void nic_adapter_fini(nic_adapter *a);
-/* Bus callbacks (see pcix_ops); ctx is the adapter.  The owner installs them
- * in the bus it creates and then sets a->bus. */
+/* Bus callbacks (the shape of pcix_ops); ctx is the adapter.  The owner
+ * installs them in the bus it creates and then sets a->bus. */
 void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
                            int last, ps_t t);
 void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t);

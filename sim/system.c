@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define HOST_MEM_BASE 0x10000000ull
 
@@ -62,7 +63,7 @@ uint32_t system_mmio_read(nicsim_system *sys, int func, uint32_t off, ps_t t_iss
 {
     system_sync(sys, t_issue);
     sys->rd_waiting = 1;
-    pcix_mmio_read(sys->bus, func, off, t_issue);
+    host_bus_mmio_read(&sys->hbus, func, off, t_issue);
     run_until(sys, PS_NEVER, read_done, NULL);
     if (sys->rd_waiting) {
         fprintf(stderr, "nicsim: MMIO read of 0x%05x on function %d never completed\n", off, func);
@@ -74,7 +75,7 @@ uint32_t system_mmio_read(nicsim_system *sys, int func, uint32_t off, ps_t t_iss
 
 void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t)
 {
-    pcix_mmio_write(sys->bus, func, off, val, t);
+    host_bus_mmio_write(&sys->hbus, func, off, val, t);
 }
 
 struct irq_ctx {
@@ -238,7 +239,8 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         snprintf(err, errlen, "bad PCI-X parameters");
         return -1;
     }
-    sys->nic.bus = sys->bus;
+    sys->hbus = pcix_host_bus(sys->bus);
+    sys->nic.bus = sys->hbus;
 
     /* CPUs, drivers and apps */
     cpu_profile prof;
@@ -321,10 +323,30 @@ static uint64_t read_stat64(nicsim_system *sys, int f, uint32_t lo, uint32_t hi,
     return v;
 }
 
+/* On a terminal, a long run shows how far it has got (stderr only: never
+ * part of a result). */
+static void progress(const nicsim_system *sys, double w0, double *last, int *shown)
+{
+    double now = wall_now();
+    if (now - *last < 1.0 || !isatty(STDERR_FILENO))
+        return;
+    uint64_t sent = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        sent += sys->port[p].wire.frames;
+    fprintf(stderr, "\rnicsim: %.3f ms simulated, %llu frames sent, %.0f s wall ",
+            (double)sys->s.now / 1e9, (unsigned long long)sent, now - w0);
+    *last = now;
+    *shown = 1;
+}
+
 int system_run(nicsim_system *sys, char *err, size_t errlen)
 {
-    double w0 = wall_now();
+    double w0 = wall_now(), last = w0;
+    int shown = 0;
+    uint64_t steps = 0;
     for (;;) {
+        if ((++steps & 0xFFF) == 0)
+            progress(sys, w0, &last, &shown);
         sim_port *next = NULL;
         for (int p = 0; p < NIC_RTL_PORTS; p++) {
             sim_port *sp = &sys->port[p];
@@ -363,6 +385,8 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
             end = sys->port[p].wire.last_end;
     sys->end_time = end;
     sys->wall_seconds = wall_now() - w0;
+    if (shown)
+        fputc('\n', stderr);
 
     /* read the statistics registers as e1000_update_stats does (after the run) */
     ps_t t = end;

@@ -51,6 +51,7 @@ typedef struct nicsim_system {
     sched s;
     host_mem *mem;
     pcix_bus *bus;
+    host_bus hbus;             /* the same bus, as the adapter and the CPUs use it */
     nic_adapter nic;
     sim_port port[NIC_RTL_PORTS];
     ps_t max_sim;
