@@ -32,9 +32,10 @@ SYS_TESTS   := $(patsubst testbench/system/test_%.c,$(BUILD)/tests/sys_%,$(wildc
 VERILATOR ?= verilator
 VL_ROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 RTL_SRCS := $(wildcard rtl/*.v)
+RTL_INCS := $(wildcard rtl/*.vh)
 RTL_TOP := nic82546
 VL_DIR := $(BUILD)/verilated
-VL_FLAGS := --cc -O3 --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
+VL_FLAGS := --cc -O3 -Irtl --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
             --noassert -Mdir $(VL_DIR) --prefix Vnic82546
 VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) -g
 VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
@@ -65,7 +66,7 @@ $(BUILD)/vlrt/%.o: $(VL_ROOT)/include/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
 
-$(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS)
+$(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(VL_DIR)
 	$(VERILATOR) $(VL_FLAGS) $(RTL_SRCS)
 	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
@@ -104,7 +105,7 @@ rtl-tests: $(RTL_TESTS)
 sys-tests: $(SYS_TESTS)
 
 lint:
-	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)
+	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) $(RTL_SRCS)
 	@echo "lint: rtl/ is clean under verilator --lint-only -Wall"
 
 # ---- the two set-up commands of the README ---------------------------------

@@ -56,14 +56,7 @@ module mac_tx #(
     // the buffer is read while a frame's data is being addressed
     assign rd_en = (start && !frame_skip && frame_len != 16'd0) || (active && data_left != 16'd0);
 
-    function [AW-1:0] wrap_add(input [AW-1:0] a, input [15:0] n, input [AW:0] size);
-        reg [AW+1:0] s;
-        begin
-            s = {2'b0, a} + {{(AW-14){1'b0}}, n};
-            if (size != 0 && s >= {1'b0, size}) s = s - {1'b0, size};
-            wrap_add = s[AW-1:0];
-        end
-    endfunction
+    `include "wrap_add.vh"
 
     wire [15:0] padded = (psp && frame_len < 16'd60) ? 16'd60 : frame_len;
     wire [LB:0] out_n  = (out_left >= B16) ? BB[LB:0] : out_left[LB:0];
@@ -81,7 +74,7 @@ module mac_tx #(
         end else if (start) begin
             frame_pop <= 1'b1;
             if (frame_skip || frame_len == 16'd0) begin
-                rd_addr <= wrap_add(rd_addr, frame_len, size_bytes);
+                rd_addr <= wrap_add(rd_addr, {1'b0, frame_len}, size_bytes);
             end else begin
                 // rd_addr already addresses the first beat
                 active <= 1'b1;
@@ -90,7 +83,7 @@ module mac_tx #(
                 out_left <= padded;
                 cur_len <= frame_len;
                 cur_ifcs <= frame_ifcs;
-                rd_addr <= wrap_add(rd_addr, (frame_len > B16) ? B16 : frame_len, size_bytes);
+                rd_addr <= wrap_add(rd_addr, {1'b0, (frame_len > B16) ? B16 : frame_len}, size_bytes);
             end
         end else if (active) begin
             // rd_data holds the beat addressed in the previous cycle
@@ -105,7 +98,7 @@ module mac_tx #(
             out_left  <= out_left - {{(15-LB){1'b0}}, out_n};
             data_left_beat <= (data_left_beat > B16) ? data_left_beat - B16 : 16'd0;
             if (data_left != 0) begin
-                rd_addr   <= wrap_add(rd_addr, (data_left > B16) ? B16 : data_left, size_bytes);
+                rd_addr   <= wrap_add(rd_addr, {1'b0, (data_left > B16) ? B16 : data_left}, size_bytes);
                 data_left <= (data_left > B16) ? data_left - B16 : 16'd0;
             end
             if (out_left <= B16) begin

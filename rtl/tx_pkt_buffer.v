@@ -90,14 +90,7 @@ module tx_pkt_buffer #(
 
     wire [RW:0] size_rows = size_bytes[AW:LB];
 
-    function [AW-1:0] wrap_add(input [AW-1:0] a, input [16:0] n, input [AW:0] size);
-        reg [AW+1:0] s;
-        begin
-            s = {2'b0, a} + {{(AW-16){1'b0}}, n};
-            if (size != 0 && s >= {1'b0, size}) s = s - {1'b0, size};
-            wrap_add = s[AW-1:0];
-        end
-    endfunction
+    `include "wrap_add.vh"
 
     // the row after r, wrapping at the end of the TX share
     function [RW-1:0] next_row(input [RW-1:0] r, input [RW:0] rows);
@@ -138,7 +131,7 @@ module tx_pkt_buffer #(
                 mem[row1] <= pair[2*8*BB-1:8*BB];
             if (!rst && cw_left != 0) begin
                 tag_left[cpl_tag] <= cw_left - {{(15-LB){1'b0}}, cw_n};
-                tag_addr[cpl_tag] <= wrap_add(cw_base, BB, size_bytes);
+                tag_addr[cpl_tag] <= wrap_add(cw_base, 17'(BB), size_bytes);
             end
         end
         if (rd_en) begin

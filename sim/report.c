@@ -19,6 +19,20 @@ static double sim_seconds(const nicsim_system *sys)
     return (double)sys->end_time / 1e12;
 }
 
+/* Cycles per counted packet that d picoseconds of this CPU's time amount to. */
+static double per_packet(const cpu *c, ps_t d)
+{
+    return (double)d * (c->prof.mhz / 1e6) / (double)(c->packets ? c->packets : 1);
+}
+
+static double port_mbps(const sim_port *sp)
+{
+    /* frame bits incl. FCS over the time the frames occupied the wire */
+    if (!sp->wire.frames)
+        return 0;
+    return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
+}
+
 double report_tx_pps(const nicsim_system *sys)
 {
     double s = 0;
@@ -28,20 +42,21 @@ double report_tx_pps(const nicsim_system *sys)
     return s;
 }
 
+double report_tx_mbps(const nicsim_system *sys)
+{
+    double s = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (sys->port[p].pktgen_on)
+            s += port_mbps(&sys->port[p]);
+    return s;
+}
+
 uint64_t report_tx_packets(const nicsim_system *sys)
 {
     uint64_t n = 0;
     for (int p = 0; p < NIC_RTL_PORTS; p++)
         n += sys->port[p].wire.frames;
     return n;
-}
-
-static double port_mbps(const sim_port *sp)
-{
-    /* frame bits incl. FCS over the time the frames occupied the wire */
-    if (!sp->wire.frames)
-        return 0;
-    return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
 }
 
 static double pcix_util(const nicsim_system *sys, int k)
@@ -105,22 +120,20 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         if (!sp->pktgen_on)
             continue;
         const cpu *c = &sp->cpu;
-        double pk = c->packets ? (double)c->packets : 1;
-        double cyc_per_ps = c->prof.mhz / 1e6;
         fprintf(f, "\nCPU%d (%g MHz, pktgen on %s): cycles per packet over %llu packets\n", c->id,
                 c->prof.mhz, report_ifname(p), (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
             if (k == CPU_CAT_IDLE)
                 continue;
-            fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), (double)c->cat_ps[k] * cyc_per_ps / pk);
+            fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
             if (k == CPU_CAT_WORK)
                 for (int i = 0; i < c->prof.n_named; i++)
                     if (c->named_ps[i])
                         fprintf(f, "    %-10s %10.1f\n", c->prof.named[i].name,
-                                (double)c->named_ps[i] * cyc_per_ps / pk);
+                                per_packet(c, c->named_ps[i]));
         }
-        fprintf(f, "  %-12s %10.1f\n", "busy", (double)cpu_busy_ps(c) * cyc_per_ps / pk);
-        fprintf(f, "  %-12s %10.1f\n", "idle", (double)c->cat_ps[CPU_CAT_IDLE] * cyc_per_ps / pk);
+        fprintf(f, "  %-12s %10.1f\n", "busy", per_packet(c, cpu_busy_ps(c)));
+        fprintf(f, "  %-12s %10.1f\n", "idle", per_packet(c, c->cat_ps[CPU_CAT_IDLE]));
     }
     fprintf(f, "\nRTL: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n",
             (unsigned long long)sys->nic.st.cycles, (unsigned long long)sys->nic.st.wakeups,
@@ -178,8 +191,6 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         if (!sp->pktgen_on)
             continue;
         const cpu *c = &sp->cpu;
-        double pk = c->packets ? (double)c->packets : 1;
-        double cyc_per_ps = c->prof.mhz / 1e6;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
@@ -188,11 +199,11 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "packets", (double)c->packets);
         cJSON *cpp = cJSON_AddObjectToObject(o, "cycles_per_packet");
         for (int k = 0; k < CPU_CATS; k++)
-            cJSON_AddNumberToObject(cpp, cpu_cat_name(k), (double)c->cat_ps[k] * cyc_per_ps / pk);
-        cJSON_AddNumberToObject(cpp, "busy", (double)cpu_busy_ps(c) * cyc_per_ps / pk);
+            cJSON_AddNumberToObject(cpp, cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
+        cJSON_AddNumberToObject(cpp, "busy", per_packet(c, cpu_busy_ps(c)));
         cJSON *named = cJSON_AddObjectToObject(o, "named_cycles_per_packet");
         for (int i = 0; i < c->prof.n_named; i++)
-            cJSON_AddNumberToObject(named, c->prof.named[i].name, (double)c->named_ps[i] * cyc_per_ps / pk);
+            cJSON_AddNumberToObject(named, c->prof.named[i].name, per_packet(c, c->named_ps[i]));
         cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
         cJSON_AddItemToArray(cpus, o);
     }

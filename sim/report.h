@@ -22,5 +22,7 @@ int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen
 /* Sum of the transmitting ports' TX packets per second. */
 double report_tx_pps(const nicsim_system *sys);
 uint64_t report_tx_packets(const nicsim_system *sys);
+/* Sum of the transmitting ports' frame bits (incl. FCS) per second, in Mbit/s. */
+double report_tx_mbps(const nicsim_system *sys);
 
 #endif

@@ -135,11 +135,7 @@ int cmd_sweep(const cli *c)
         double wire = nports * report_wire_pps(scenario_double(sc, "link", "gbps"),
                                                (unsigned)scenario_uint(sc, "pktgen", "size"));
         double pps = report_tx_pps(&sys);
-        double mbps = 0;
-        for (int p = 0; p < NIC_RTL_PORTS; p++)
-            if (sys.port[p].pktgen_on && sys.port[p].wire.frames)
-                mbps += link_wire_pps(&sys.port[p].wire) * 8e-6 *
-                        ((double)sys.port[p].wire.frame_bytes / (double)sys.port[p].wire.frames);
+        double mbps = report_tx_mbps(&sys);
         for (int k = 0; k < nk; k++) {
             const char *v = strchr(ov[k], '=') + 1;
             printf("%-14s ", v);
