@@ -17,7 +17,7 @@ uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 {
     ps_t done;
     ps_t t0 = d->cpu->t;
-    uint32_t v = system_mmio_read(d->sys, d->func, reg, t0, &done);
+    uint32_t v = system_mmio_read(d->sys, d->sc, d->func, reg, t0, &done);
     cpu_charge(d->cpu, CPU_CAT_MMIO_READ, done > t0 ? done - t0 : 0);
     return v;
 }
@@ -38,7 +38,7 @@ void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bu
 uint64_t plat_mem_read64(struct plat_dev *d, const void *p)
 {
     /* the device may have written this line: see it as of this CPU's time */
-    system_sync(d->sys, d->cpu->t);
+    system_sync(d->sys, d->sc, d->cpu->t);
     uint64_t v;
     memcpy(&v, p, sizeof v);
     cpu_charge(d->cpu, CPU_CAT_MEM, ns_ps(d->cpu->prof.mem_read_ns));
@@ -67,7 +67,7 @@ void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n)
 
 void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n)
 {
-    system_sync(d->sys, d->cpu->t);
+    system_sync(d->sys, d->sc, d->cpu->t);
     memcpy(dst, src, n);
     cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
 }
@@ -116,7 +116,7 @@ int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
     ps_t t0 = d->cpu->t;
     int seen = 0;
-    ps_t t = system_irq_wait(d->sys, d->func, t0, t0 + timeout_ns * PS_PER_NS, &seen);
+    ps_t t = system_irq_wait(d->sys, d->sc, d->func, t0, t0 + timeout_ns * PS_PER_NS, &seen);
     cpu_charge(d->cpu, CPU_CAT_IDLE, t - t0);
     if (seen) {
         d->cpu->irqs++;

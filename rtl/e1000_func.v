@@ -12,7 +12,7 @@ module e1000_func #(
     input  wire [1:0]  pcix_speed,
     input  wire        bus64,
     input  wire        pci66,
-    input  wire [15:0] tick,
+    input  wire [17:0] tick,           // 256 ns ticks since the previous edge (saturating)
     // MMIO
     input  wire        mmio_valid,
     input  wire        mmio_write,
@@ -42,7 +42,7 @@ module e1000_func #(
     output wire        tx_fcs,
     output wire [10:0] tx_ipg,
     output wire        irq,
-    output wire [15:0] next_timer,
+    output wire [17:0] next_timer,     // ticks to the earliest running timer; 18'h3FFFF none
     output wire        busy
 );
     localparam AW = 16;
@@ -70,18 +70,18 @@ module e1000_func #(
         .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(stat_data));
 
     wire [AW:0] free_bytes;
-    wire        tag_free, issue_valid, issue_dma, issue_eop, issue_ifcs, issue_drop, frag_done;
+    wire        tag_free, buf_idle, issue_valid, issue_dma, issue_eop, issue_ifcs, issue_drop, frag_done;
     wire [3:0]  next_tag;
     wire [15:0] issue_len;
     wire        txdw_set, txqe_set, q_busy, b_busy, m_busy, i_busy;
-    wire [15:0] q_timer, i_timer;
+    wire [17:0] q_timer, i_timer;
 
     e1000_tx_queue #(.AW(AW)) txq (
         .clk(clk), .rst(frst), .en(tx_en), .tdba(tdba), .ring_size(ring_size), .tdt(tdt),
         .tdh_wr(tdh_wr), .tdh_val(tdh_val), .pthresh(pthresh), .hthresh(hthresh), .wthresh(wthresh),
         .gran(gran), .tidv(tidv), .tadv(tadv), .tick(tick), .tdh(tdh),
-        .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .next_tag(next_tag),
-        .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
+        .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .buf_idle(buf_idle),
+        .next_tag(next_tag), .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
         .issue_ifcs(issue_ifcs), .issue_drop(issue_drop), .frag_done(frag_done),
         .dcpl_valid(cpl_valid && cpl_tag[4]), .dcpl_data(cpl_data),
         .req_valid(req_valid), .req_write(req_write), .req_tag(req_tag), .req_addr(req_addr),
@@ -96,7 +96,7 @@ module e1000_func #(
 
     tx_pkt_buffer #(.BB(32), .LB(5), .AW(AW), .NTAG(16)) pbuf (
         .clk(clk), .rst(frst), .size_bytes(tx_buf_bytes), .free_bytes(free_bytes),
-        .tag_free(tag_free), .next_tag(next_tag),
+        .tag_free(tag_free), .idle(buf_idle), .next_tag(next_tag),
         .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
         .issue_ifcs(issue_ifcs), .issue_drop(issue_drop),
         .cpl_valid(cpl_valid && !cpl_tag[4]), .cpl_tag(cpl_tag[3:0]), .cpl_data(cpl_data),

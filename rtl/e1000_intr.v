@@ -16,21 +16,21 @@ module e1000_intr (
     input  wire        imc_wr,
     input  wire [31:0] wdata,
     input  wire        itr_wr,
-    input  wire [15:0] tick,          // 256 ns ticks since the previous edge
+    input  wire [17:0] tick,          // 256 ns ticks since the previous edge (saturating)
     output reg  [31:0] icr,
     output reg  [31:0] ims,
     output reg  [15:0] itr,
     output reg         irq,
-    output wire [15:0] next_timer,    // ticks until an interrupt held back by ITR may fire
+    output wire [17:0] next_timer,    // ticks until an interrupt held back by ITR may fire; 18'h3FFFF none
     output wire        busy
 );
     reg  [15:0] itr_cnt;              // ticks until the next assertion is allowed
     wire        pending = (icr & ims) != 32'd0;
-    wire [15:0] cnt_now = (itr_cnt > tick) ? itr_cnt - tick : 16'd0;
+    wire [15:0] cnt_now = ({2'b0, itr_cnt} > tick) ? itr_cnt - tick[15:0] : 16'd0;
     wire        fire    = pending && !irq && cnt_now == 16'd0;
 
     assign busy       = fire || (irq && !pending);
-    assign next_timer = (pending && !irq && itr_cnt != 0) ? itr_cnt : 16'hFFFF;
+    assign next_timer = (pending && !irq && itr_cnt != 0) ? {2'b0, itr_cnt} : 18'h3FFFF;
 
     always @(posedge clk) begin
         if (rst) begin

@@ -15,6 +15,14 @@
 // accumulates descriptors from an RS descriptor onward and writes them back
 // whole once WTHRESH are done, or when TIDV/TADV expire.  TXDW is raised at
 // write-back, or when TIDV/TADV expire for descriptors with IDE.
+// TXDCTL.GRAN = 0 counts PTHRESH, HTHRESH and WTHRESH in 64-byte cache lines
+// of 4 descriptors (WTHRESH capped at the 64-entry cache).
+// TDH (SDM: written only before the transmitter is enabled) is taken only
+// while TCTL.EN is 0 and the engine is idle: nothing fetched or being
+// fetched, no data read or write-back outstanding, and nothing in the packet
+// buffer (buf_idle).  Otherwise the write is ignored: restarting the
+// descriptor cache under fragments the packet buffer still tracks would
+// desynchronise the two.
 //
 // DMA priority on the port: write-back, fetch into an empty cache, prefetch,
 // packet data.  The bus model queues requests, so the data engine could issue
@@ -41,12 +49,13 @@ module e1000_tx_queue #(
     input  wire          gran,
     input  wire [15:0]   tidv,
     input  wire [15:0]   tadv,
-    input  wire [15:0]   tick,           // 256 ns ticks elapsed since the previous edge
+    input  wire [17:0]   tick,           // 256 ns ticks elapsed since the previous edge (saturating)
     output wire [15:0]   tdh,
     // packet buffer
     input  wire [AW:0]   size_bytes,
     input  wire [AW:0]   free_bytes,
     input  wire          tag_free,
+    input  wire          buf_idle,       // no fragment in the tag table, no frame queued
     input  wire [3:0]    next_tag,
     output wire          issue_valid,
     output wire          issue_dma,
@@ -71,7 +80,7 @@ module e1000_tx_queue #(
     // interrupt causes and scheduling hints
     output reg           txdw_set,
     output reg           txqe_set,
-    output wire [15:0]   next_timer,     // ticks to the earliest running timer; 16'hFFFF none
+    output wire [17:0]   next_timer,     // ticks to the earliest running timer; 18'h3FFFF none
     output wire          busy
 );
     localparam [4:0] DESC_TAG = 5'h10;
@@ -114,6 +123,9 @@ module e1000_tx_queue #(
     wire [15:0] n_fetch  = (n_a < {9'd0, space}) ? n_a : {9'd0, space};
     wire [7:0]  pth      = gran ? {2'b0, pthresh} : {pthresh, 2'b0};   // GRAN=0: 4 descriptors per 64-byte line
     wire [7:0]  hth      = gran ? {2'b0, hthresh} : {hthresh, 2'b0};
+    // WTHRESH likewise, capped at the cache size (a batch never exceeds the cache)
+    wire [6:0]  wth      = gran ? {1'b0, wthresh} :
+                           (wthresh >= 6'd16) ? 7'd64 : {wthresh[4:0], 2'b00};
     wire [6:0]  onchip   = n_rdy + n_inf;
     wire [15:0] done_idx = ring_add(rel_idx, {9'd0, n_wb});
 
@@ -126,7 +138,9 @@ module e1000_tx_queue #(
     wire         pd_eop    = cache[proc_slot][88];     // CMD.EOP
     wire         pd_ifcs   = cache[proc_slot][89];     // CMD.IFCS
     wire [16:0]  pkt_total = {1'b0, pkt_bytes} + {1'b0, pd_len};
-    wire         pd_drop   = pkt_drop || ({{(AW-16){1'b0}}, pkt_total} > size_bytes);
+    // a packet is dropped when it does not fit the TX share of the packet
+    // memory or its length does not fit the 16-bit frame length (64 KiB - 1)
+    wire         pd_drop   = pkt_drop || ({{(AW-16){1'b0}}, pkt_total} > size_bytes) || pkt_total[16];
     wire         pd_nodma  = pd_drop || pd_len == 16'd0;
     wire         issue_can = en && n_rdy != 0 && tag_free &&
                              (pd_nodma || (port_free && free_bytes >= {{(AW-15){1'b0}}, pd_len}));
@@ -143,13 +157,13 @@ module e1000_tx_queue #(
     wire         wb_status  = n_wb != 0 && !bursting && rd_rs && port_free;
     // burst: arm on an RS descriptor, write when WTHRESH are done or on a
     // flush (an RS descriptor that already completes the batch is written at once)
-    wire         wb_full    = {1'b0, n_wb} >= {2'b0, wthresh};
+    wire         wb_full    = n_wb >= wth;
     wire         wb_burst   = bursting && n_wb != 0 && port_free &&
                               (armed ? (wb_full || flush) : (rd_rs && wb_full));
     wire         wb_arm     = n_wb != 0 && bursting && rd_rs && !armed && !ws_active && !wb_burst;
     wire         batch_ide  = armed ? armed_ide : (rd_ide && tidv != 16'd0);
 
-    wire timer_expire = (tidv_run && tidv_cnt <= {2'b0, tick}) || (tadv_run && tadv_cnt <= {2'b0, tick});
+    wire timer_expire = (tidv_run && tidv_cnt <= tick) || (tadv_run && tadv_cnt <= tick);
 
     // ---------------- DMA decisions (one per cycle, by priority) ----------------
     wire do_wb      = wb_status || wb_burst;
@@ -171,7 +185,7 @@ module e1000_tx_queue #(
     wire [17:0] tidv_m = tidv_run ? tidv_cnt : 18'h3FFFF;
     wire [17:0] tadv_m = tadv_run ? tadv_cnt : 18'h3FFFF;
     wire [17:0] tmin   = (tidv_m < tadv_m) ? tidv_m : tadv_m;
-    assign next_timer  = (tmin > 18'h0FFFE) ? 16'hFFFF : tmin[15:0];
+    assign next_timer  = tmin;         // TIDV/TADV x 4 <= 262140 < 18'h3FFFF
 
     wire q_empty = done_idx == tdt && occ == 0;
     assign busy = do_wb || do_fetch || do_issue || wb_release || wb_arm || ws_active ||
@@ -192,9 +206,9 @@ module e1000_tx_queue #(
         wvalid   <= 1'b0;
         wlast    <= 1'b0;
         if (req_valid && req_ready) req_valid <= 1'b0;
-        if (rst || tdh_wr) begin
-            rel_idx <= rst ? 16'd0 : tdh_val;
-            fetch_idx <= rst ? 16'd0 : tdh_val;
+        if (rst) begin
+            rel_idx <= 16'd0;
+            fetch_idx <= 16'd0;
             rel_slot <= 0;
             n_wb <= 0; n_iss <= 0; n_rdy <= 0; n_inf <= 0;
             f_busy <= 0; f_left <= 0;
@@ -209,9 +223,21 @@ module e1000_tx_queue #(
             was_empty <= q_empty;
             if (q_empty && !was_empty) txqe_set <= 1'b1;
 
+            // ---- TDH write: taken only with the transmitter disabled and
+            // nothing in flight; the queue then restarts at that index (every
+            // counter is already 0; timers and a partial packet's accounting,
+            // shared with the packet buffer, carry on).  Nested so that the
+            // idle test costs nothing on the cycles without a TDH write. ----
+            if (tdh_wr) begin
+                if (!en && occ == 0 && !f_busy && !ws_active && !req_valid && !wvalid && buf_idle) begin
+                    rel_idx <= tdh_val;
+                    fetch_idx <= tdh_val;
+                end
+            end
+
             // ---- timers (256 ns ticks; TIDV/TADV count 1.024 us = 4 ticks) ----
-            if (tidv_run) tidv_cnt <= (tidv_cnt > {2'b0, tick}) ? tidv_cnt - {2'b0, tick} : 18'd0;
-            if (tadv_run) tadv_cnt <= (tadv_cnt > {2'b0, tick}) ? tadv_cnt - {2'b0, tick} : 18'd0;
+            if (tidv_run) tidv_cnt <= (tidv_cnt > tick) ? tidv_cnt - tick : 18'd0;
+            if (tadv_run) tadv_cnt <= (tadv_cnt > tick) ? tadv_cnt - tick : 18'd0;
             if (timer_expire) begin
                 tidv_run <= 1'b0;
                 tadv_run <= 1'b0;

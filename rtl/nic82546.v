@@ -14,6 +14,10 @@
 //   - per function an interrupt line;
 //   - `idle`: nothing changes until an input changes or `next_timer` ticks
 //     of 256 ns have passed, so the simulator may stop clocking the design.
+//     Tick counts and timers are 18 bits per function: the longest timer,
+//     TADV/TIDV = 65535 x 1.024 us, is 262140 ticks.  func_next_timer is
+//     18'h3FFFF when no timer runs, and the simulator saturates func_tick at
+//     18'h3FFFF (longer than any timer, so saturation loses nothing).
 // Clocking: `clk` runs the shared bus interface; each function runs on its
 // own gated copy of it (func_clk[f], an integrated clock-gating cell outside
 // this module), enabled while the function reports work (func_idle[f] low)
@@ -33,7 +37,7 @@ module nic82546 (
     input  wire [1:0]   pcix_speed,
     input  wire         bus64,
     input  wire         pci66,
-    input  wire [31:0]  func_tick,      // per function: 256 ns ticks since its previous edge
+    input  wire [35:0]  func_tick,      // per function (18 bits each): 256 ns ticks since its previous edge, saturating at 18'h3FFFF
     // MMIO
     input  wire         mmio_valid,
     input  wire         mmio_write,
@@ -67,7 +71,7 @@ module nic82546 (
     output wire [1:0]   mac_tx_fcs,
     output wire [21:0]  mac_tx_ipg,
     output wire [1:0]   irq,
-    output wire [31:0]  func_next_timer, // per function: ticks to its next timer, 16'hFFFF none
+    output wire [35:0]  func_next_timer, // per function (18 bits each): ticks to its next timer, 18'h3FFFF none
     output wire [1:0]   func_idle,
     output wire         idle             // the shared interface has nothing in flight
 );
@@ -103,7 +107,7 @@ module nic82546 (
     generate for (f = 0; f < 2; f = f + 1) begin : g_func
         e1000_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .pcix_mode(pcix_mode), .pcix_speed(pcix_speed),
-            .bus64(bus64), .pci66(pci66), .tick(func_tick[16*f +: 16]),
+            .bus64(bus64), .pci66(pci66), .tick(func_tick[18*f +: 18]),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
             .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[f]),
@@ -113,7 +117,7 @@ module nic82546 (
             .cpl_valid(cvalid_q && cfunc_q == f[0]), .cpl_tag(ctag_q), .cpl_data(cdata_q),
             .tx_ready(mac_tx_ready[f]), .tx_valid(mac_tx_valid[f]), .tx_data(mac_tx_data[256*f +: 256]),
             .tx_nbytes(mac_tx_nbytes[6*f +: 6]), .tx_last(mac_tx_last[f]), .tx_fcs(mac_tx_fcs[f]),
-            .tx_ipg(mac_tx_ipg[11*f +: 11]), .irq(irq[f]), .next_timer(func_next_timer[16*f +: 16]), .busy(busy[f]));
+            .tx_ipg(mac_tx_ipg[11*f +: 11]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
     end endgenerate
 
     // ---- DMA arbitration: round robin; one write's data at a time ----

@@ -24,6 +24,7 @@ module tx_pkt_buffer #(
     // issue side (queue engine)
     output wire [AW:0]   free_bytes,
     output wire          tag_free,        // a tag slot is free for the next issue
+    output wire          idle,            // no fragment in the tag table, no frame queued
     output wire [3:0]    next_tag,
     input  wire          issue_valid,
     input  wire          issue_dma,       // 1: a DMA read of len bytes was issued with next_tag
@@ -79,6 +80,7 @@ module tx_pkt_buffer #(
     assign free_bytes  = size_bytes - used_bytes;
     assign tag_free    = (tags_used != NTAG[4:0]) && (fq_cnt < FQ - NTAG);
     assign next_tag    = issue_ptr;
+    assign idle        = tags_used == 0 && fq_cnt == 0;
     assign frame_avail = fq_cnt != 0;
     assign frame_len   = fq[fq_rd][15:0];
     assign frame_ifcs  = fq[fq_rd][16];

@@ -70,30 +70,47 @@ static int parse_cli(int argc, char **argv, cli *c)
     return 0;
 }
 
-/* "PATH:LINE" of a key, for messages about values that pass the schema but
- * not a cross-check. */
-static void where(const scenario *sc, const char *sec, const char *key, char *out, size_t n)
+/* Where a key got its value, as error messages name it: the last command-line
+ * override of it, else "PATH:LINE" of the file, else the file and "(default)". */
+static void where(const scenario *sc, int n_ov, char **ov, const char *sec, const char *key,
+                  char *out, size_t n)
 {
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s=", sec, key);
+    for (int i = n_ov - 1; i >= 0; i--)
+        if (!strncmp(ov[i], name, strlen(name))) {
+            snprintf(out, n, "command line: '%s'", ov[i]);
+            return;
+        }
     int line = scenario_line(sc, sec, key);
     if (line > 0)
         snprintf(out, n, "%s:%d", scenario_path(sc), line);
     else
-        snprintf(out, n, "%s (default or command line)", scenario_path(sc));
+        snprintf(out, n, "%s (default)", scenario_path(sc));
 }
 
 /* Checks that need more than one key or a rule the schema cannot say. */
-static int check_scenario(const scenario *sc, char *err, size_t n)
+static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
     if (ring % 8) {
-        where(sc, "driver", "tx_ring", w, sizeof w);
+        where(sc, n_ov, ov, "driver", "tx_ring", w, sizeof w);
         snprintf(err, n, "%s: driver.tx_ring: expected a multiple of 8 in [48, 4096], got '%llu'", w,
                  (unsigned long long)ring);
         return -1;
     }
+    uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
+    if (!scenario_bool(sc, "driver", "tx_gran"))
+        wthresh *= 4;              /* GRAN = 0 counts 64-byte lines of 4 descriptors */
+    if (scenario_uint(sc, "driver", "tidv") == 0 && wthresh > 1) {
+        where(sc, n_ov, ov, "driver", "tidv", w, sizeof w);
+        snprintf(err, n, "%s: driver.tidv: expected at least 1 when write-backs are batched "
+                 "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
+        return -1;
+    }
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
-        where(sc, "pktgen", "count", w, sizeof w);
+        where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
         snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);
         return -1;
     }
@@ -105,7 +122,7 @@ scenario *cli_load(const char *path, int n, char **ov, char *err, size_t errlen)
     scenario *sc = NULL;
     if (scenario_load(&sc, nicsim_keys, nicsim_n_keys, path, n, ov, err, errlen) != 0)
         return NULL;
-    if (check_scenario(sc, err, errlen) != 0) {
+    if (check_scenario(sc, n, ov, err, errlen) != 0) {
         scenario_free(sc);
         return NULL;
     }
@@ -166,6 +183,11 @@ int cmd_run(const cli *c)
     }
     report_print(stdout, &sys, c->scenario);
     int rc = 0;
+    char why[256];
+    if (!system_complete(&sys, why, sizeof why)) {
+        fprintf(stderr, "nicsim: incomplete run: %s\n", why);
+        rc = EXIT_RUN_FAILED;
+    }
     if (c->json) {
         cJSON *j = report_json(&sys, c->scenario);
         if (report_write_json(c->json, j, err, sizeof err) != 0) {

@@ -17,7 +17,9 @@ int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
     a->period = (ps_t)llround(1e6 / core_mhz);
     a->rtl = nic_rtl_new(straps);
     a->cq = calloc(NIC_CPL_Q, sizeof *a->cq);
-    if (!a->rtl || !a->cq)
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        a->frame[p] = malloc(NIC_FRAME_MAX);
+    if (!a->rtl || !a->cq || !a->frame[0] || !a->frame[1])
         return -1;
     a->wr_collect = -1;
     for (int f = 0; f < NIC_RTL_PORTS; f++)
@@ -32,6 +34,10 @@ void nic_adapter_fini(nic_adapter *a)
     free(a->cq);
     a->rtl = NULL;
     a->cq = NULL;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        free(a->frame[p]);
+        a->frame[p] = NULL;
+    }
 }
 
 void nic_adapter_wake(nic_adapter *a, ps_t t, int f)
@@ -67,29 +73,69 @@ static void link_ready_ev(void *ctx, uint64_t arg)
     nic_adapter_wake(a, a->s->now, (int)arg);
 }
 
+/* Queue one 32-byte completion beat for the RTL; the caller fills its data. */
+static nic_cpl_beat *push_beat(nic_adapter *a, int func, uint32_t tag)
+{
+    if (a->cq_len == NIC_CPL_Q) {
+        fprintf(stderr, "nicsim: completion queue overflow\n");
+        abort();
+    }
+    nic_cpl_beat *b = &a->cq[(a->cq_head + a->cq_len++) % NIC_CPL_Q];
+    b->func = (uint8_t)func;
+    b->tag = (uint8_t)tag;
+    a->fn_inputs[func]++;
+    return b;
+}
+
+/* n bytes of host memory at addr into dst; all ones on a master abort. */
+static void read_host(nic_adapter *a, uint64_t addr, uint8_t *dst, uint32_t n, int *abort_seen)
+{
+    if (host_mem_read(a->mem, addr, dst, n) != 0) {
+        memset(dst, 0xFF, n);
+        *abort_seen = 1;
+    }
+}
+
+/* One piece of a DMA read (the bus cuts reads at 4 KiB pages and MMRBC).
+ * Beats are packed continuously across the pieces of a (function, tag):
+ * bytes that do not fill a beat wait for the next piece, and the piece with
+ * `last` set flushes them, so only a request's final beat may be short. */
 void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
                            int last, ps_t t)
 {
     nic_adapter *a = ctx;
-    (void)last;
-    for (uint32_t off = 0; off < len; off += NIC_RTL_BEAT) {
-        uint32_t n = len - off < NIC_RTL_BEAT ? len - off : NIC_RTL_BEAT;
-        if (a->cq_len == NIC_CPL_Q) {
-            fprintf(stderr, "nicsim: completion queue overflow\n");
-            abort();
+    uint8_t *part = a->rd_part[func][tag % NIC_TAGS];
+    uint8_t *plen = &a->rd_part_len[func][tag % NIC_TAGS];
+    unsigned before = a->cq_len;
+    int aborted = 0;
+    uint32_t off = 0;
+    while (off < len) {
+        uint32_t n = NIC_RTL_BEAT - *plen;
+        if (n > len - off)
+            n = len - off;
+        if (*plen == 0 && n == NIC_RTL_BEAT) {
+            /* a whole beat: straight from memory */
+            read_host(a, addr + off, push_beat(a, func, tag)->data, n, &aborted);
+        } else {
+            read_host(a, addr + off, part + *plen, n, &aborted);
+            *plen = (uint8_t)(*plen + n);
+            if (*plen == NIC_RTL_BEAT) {
+                memcpy(push_beat(a, func, tag)->data, part, NIC_RTL_BEAT);
+                *plen = 0;
+            }
         }
-        nic_cpl_beat *b = &a->cq[(a->cq_head + a->cq_len++) % NIC_CPL_Q];
-        b->func = (uint8_t)func;
-        b->tag = (uint8_t)tag;
-        memset(b->data, 0, sizeof b->data);
-        if (host_mem_read(a->mem, addr + off, b->data, n) != 0) {
-            /* master abort: the bus returns all ones */
-            memset(b->data, 0xFF, n);
-            a->st.master_aborts++;
-        }
-        a->fn_inputs[func]++;
+        off += n;
     }
-    nic_adapter_wake(a, t, func);
+    if (last && *plen) {
+        /* the request's final, short beat: zeros past its bytes */
+        memset(part + *plen, 0, NIC_RTL_BEAT - *plen);
+        memcpy(push_beat(a, func, tag)->data, part, NIC_RTL_BEAT);
+        *plen = 0;
+    }
+    if (aborted)
+        a->st.master_aborts++;
+    if (a->cq_len != before)
+        nic_adapter_wake(a, t, func);
 }
 
 void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t)
@@ -122,6 +168,10 @@ void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_
 void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t)
 {
     nic_adapter *a = ctx;
+    if (a->mq_len == NIC_MMIO_Q) {
+        fprintf(stderr, "nicsim: MMIO queue overflow\n");
+        abort();
+    }
     nic_mmio_op *op = &a->mq[(a->mq_head + a->mq_len++) % NIC_MMIO_Q];
     op->write = 0;
     op->func = (uint8_t)func;
@@ -178,8 +228,13 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         if (!(clocked >> p & 1) || !o->tx_valid[p])
             continue;
         uint32_t n = o->tx_nbytes[p];
-        if (a->frame_len[p] + n <= sizeof a->frame[p])
-            memcpy(a->frame[p] + a->frame_len[p], o->tx_data[p], n);
+        /* the buffer holds the longest frame the RTL can emit (16-bit
+         * length); a frame never outgrows it */
+        if (a->frame_len[p] + n > NIC_FRAME_MAX) {
+            fprintf(stderr, "nicsim: port %d sent a frame longer than %d bytes\n", p, NIC_FRAME_MAX);
+            abort();
+        }
+        memcpy(a->frame[p] + a->frame_len[p], o->tx_data[p], n);
         a->frame_len[p] += n;
         if (o->tx_last[p]) {
             if (a->links[p]) {
@@ -245,7 +300,8 @@ void nic_adapter_edge(nic_adapter *a)
             continue;
         a->st.fn_cycles[f]++;
         uint64_t dt = ticks - a->fn_ticks[f];
-        in->func_tick[f] = (uint16_t)(dt > 0xFFFF ? 0xFFFF : dt);
+        /* saturating: no timer is as long as NIC_RTL_TICK_MAX ticks */
+        in->func_tick[f] = (uint32_t)(dt > NIC_RTL_TICK_MAX ? NIC_RTL_TICK_MAX : dt);
         a->fn_ticks[f] = ticks;
     }
 
@@ -264,8 +320,8 @@ void nic_adapter_edge(nic_adapter *a)
             continue;
         }
         a->fn_active[f] = 0;
-        uint16_t nt = a->out.next_timer[f];
-        if (nt != 0xFFFF) {
+        uint32_t nt = a->out.next_timer[f];
+        if (nt != NIC_RTL_NO_TIMER) {
             ps_t when = (a->fn_ticks[f] + nt) * TICK_PS;
             if (a->fn_timer_wake[f] == PS_NEVER || when < a->fn_timer_wake[f] || a->fn_timer_wake[f] <= t) {
                 a->fn_timer_wake[f] = when;

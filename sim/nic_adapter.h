@@ -14,6 +14,10 @@
 #include "../models/link_wire.h"
 
 enum { NIC_MMIO_Q = 64, NIC_CPL_Q = 8192, NIC_WR_SLOTS = 64, NIC_WR_MAX = 2048 };
+/* Read tags are 5 bits (rtl/nic82546.v dma_req_tag). */
+enum { NIC_TAGS = 32 };
+/* The largest frame the RTL can emit: its frame length is 16 bits. */
+enum { NIC_FRAME_MAX = 65535 };
 
 typedef struct nic_mmio_op {
     uint8_t write, func;
@@ -36,7 +40,7 @@ typedef struct nic_adapter_stats {
     uint64_t cycles;            /* RTL clock cycles evaluated */
     uint64_t fn_cycles[NIC_RTL_PORTS]; /* of which function f was clocked */
     uint64_t wakeups;           /* idle -> active transitions */
-    uint64_t master_aborts;     /* DMA outside host memory */
+    uint64_t master_aborts;     /* DMA outside host memory (read pieces, writes) */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes;
     uint64_t irq_asserts[NIC_RTL_PORTS];
 } nic_adapter_stats;
@@ -63,10 +67,17 @@ typedef struct nic_adapter {
     int reads_in_rtl;           /* MMIO reads presented, not yet answered */
     nic_cpl_beat *cq;
     unsigned cq_head, cq_len;
+    /* The bus delivers a read in pieces (cut at 4 KiB pages and MMRBC); the
+     * RTL wants 32-byte beats packed from the request's first byte, every
+     * beat but the last full.  Bytes of a (function, tag) that do not yet
+     * fill a beat wait here for the next piece; the final piece (`last`)
+     * flushes them. */
+    uint8_t rd_part[NIC_RTL_PORTS][NIC_TAGS][NIC_RTL_BEAT];
+    uint8_t rd_part_len[NIC_RTL_PORTS][NIC_TAGS];
     nic_dma_write wr[NIC_WR_SLOTS];
     uint32_t wr_next;           /* sequence number of the next DMA write */
     int wr_collect;             /* slot collecting beats, -1 none */
-    uint8_t frame[NIC_RTL_PORTS][16384];
+    uint8_t *frame[NIC_RTL_PORTS];      /* NIC_FRAME_MAX bytes each: the frame being sent */
     uint32_t frame_len[NIC_RTL_PORTS];
     nic_adapter_stats st;
 } nic_adapter;

@@ -14,7 +14,8 @@ struct nic_rtl {
 // Verilator calls these on $finish/$stop; the RTL has none, but the runtime needs them linked.
 double sc_time_stamp() { return 0; }
 
-static void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
+// inlined into the per-cycle call (GCC would otherwise leave it out of line)
+[[gnu::always_inline]] static inline void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
 {
     o->mmio_rvalid = t->mmio_rvalid;
     o->mmio_rdata = t->mmio_rdata;
@@ -40,7 +41,7 @@ static void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
     }
     o->irq = t->irq;
     for (int f = 0; f < NIC_RTL_PORTS; f++)
-        o->next_timer[f] = (t->func_next_timer >> (16 * f)) & 0xFFFF;
+        o->next_timer[f] = (uint32_t)(t->func_next_timer >> (18 * f)) & NIC_RTL_NO_TIMER;
     o->func_idle = t->func_idle;
     o->idle = t->idle;
 }
@@ -101,7 +102,9 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
 extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
 {
     Vnic82546 *t = n->top;
-    t->func_tick = (uint32_t)in->func_tick[0] | ((uint32_t)in->func_tick[1] << 16);
+    uint64_t tk0 = in->func_tick[0] < NIC_RTL_TICK_MAX ? in->func_tick[0] : NIC_RTL_TICK_MAX;
+    uint64_t tk1 = in->func_tick[1] < NIC_RTL_TICK_MAX ? in->func_tick[1] : NIC_RTL_TICK_MAX;
+    t->func_tick = tk0 | (tk1 << 18);
     t->mmio_valid = in->mmio_valid;
     t->mmio_write = in->mmio_write;
     t->mmio_func = in->mmio_func;

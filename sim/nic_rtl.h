@@ -12,6 +12,12 @@ extern "C" {
 #endif
 
 enum { NIC_RTL_PORTS = 2, NIC_RTL_BEAT = 32 /* bytes per data beat */ };
+/* Per-function tick inputs and timer outputs are 18 bits: the longest timer
+ * (TIDV/TADV = 65535 x 1.024 us) is 262140 ticks of 256 ns.  A tick count is
+ * saturated at NIC_RTL_TICK_MAX (longer than any timer, so nothing is lost);
+ * NIC_RTL_NO_TIMER as next_timer means no timer runs. */
+#define NIC_RTL_TICK_MAX 0x3FFFFu
+#define NIC_RTL_NO_TIMER 0x3FFFFu
 
 typedef struct nic_rtl_straps {
     uint8_t link_up;         /* bit p: port p has link */
@@ -23,7 +29,8 @@ typedef struct nic_rtl_straps {
 
 typedef struct nic_rtl_in {
     uint8_t  func_en;        /* bit f: clock function f this cycle (its clock gate) */
-    uint16_t func_tick[NIC_RTL_PORTS]; /* 256 ns ticks since function f's previous edge */
+    uint32_t func_tick[NIC_RTL_PORTS]; /* 256 ns ticks since function f's previous edge,
+                                          at most NIC_RTL_TICK_MAX (larger values saturate) */
     uint8_t  mmio_valid, mmio_write, mmio_func;
     uint32_t mmio_addr, mmio_wdata;
     uint8_t  cpl_valid, cpl_func, cpl_tag;
@@ -44,7 +51,8 @@ typedef struct nic_rtl_out {
     uint16_t tx_ipg[NIC_RTL_PORTS];
     uint8_t  tx_data[NIC_RTL_PORTS][NIC_RTL_BEAT];
     uint8_t  irq;            /* bit f */
-    uint16_t next_timer[NIC_RTL_PORTS]; /* function f: 256 ns ticks to its next timer; 0xFFFF none */
+    uint32_t next_timer[NIC_RTL_PORTS]; /* function f: 256 ns ticks to its next timer;
+                                           NIC_RTL_NO_TIMER none */
     uint8_t  func_idle;      /* bit f: function f has no work until an input arrives */
     uint8_t  idle;           /* the shared bus interface has nothing in flight */
 } nic_rtl_out;

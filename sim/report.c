@@ -81,8 +81,9 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     fprintf(f, "NIC 82546 on PCI-X:%sMHz:%s-bit, link %g Gb/s; simulated %.3f ms in %.2f s wall\n",
             scenario_str(sc, "bus", "mhz"), scenario_bool(sc, "bus", "bus64") ? "64" : "32",
             scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
-    if (sys->stopped_early)
-        fprintf(f, "warning: stopped at system.max_sim_us before the apps finished\n");
+    char why[256];
+    if (!system_complete(sys, why, sizeof why))
+        fprintf(f, "warning: incomplete run: %s\n", why);
 
     fprintf(f, "\n%-6s %12s %10s %10s %12s %10s\n", "Iface", "TX-packets", "TX-kpps", "TX-Mbit/s",
             "RX-packets", "RX-kpps");
@@ -119,7 +120,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         const sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
             continue;
-        const cpu *c = &sp->cpu;
+        const cpu *c = &sp->cpu.c;
         fprintf(f, "\nCPU%d (%g MHz, pktgen on %s): cycles per packet over %llu packets\n", c->id,
                 c->prof.mhz, report_ifname(p), (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
@@ -149,6 +150,9 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     cJSON_AddNumberToObject(j, "wall_seconds", sys->wall_seconds);
     cJSON_AddNumberToObject(j, "slowdown", secs > 0 ? sys->wall_seconds / secs : 0);
     cJSON_AddBoolToObject(j, "stopped_early", sys->stopped_early);
+    char why[256];
+    cJSON_AddBoolToObject(j, "complete", system_complete(sys, why, sizeof why));
+    cJSON_AddStringToObject(j, "incomplete_reason", why);
 
     cJSON *ports = cJSON_AddArrayToObject(j, "ports");
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
@@ -165,6 +169,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
         cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
         cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
+        cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sys->nic.st.irq_asserts[p]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
@@ -190,7 +195,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         const sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
             continue;
-        const cpu *c = &sp->cpu;
+        const cpu *c = &sp->cpu.c;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
@@ -212,6 +217,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     cJSON_AddNumberToObject(nic, "rtl_cycles", (double)sys->nic.st.cycles);
     cJSON_AddNumberToObject(nic, "wakeups", (double)sys->nic.st.wakeups);
     cJSON_AddNumberToObject(nic, "master_aborts", (double)sys->nic.st.master_aborts);
+    cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
     cJSON_AddNumberToObject(nic, "dma_reads", (double)sys->nic.st.dma_reads);
     cJSON_AddNumberToObject(nic, "dma_writes", (double)sys->nic.st.dma_writes);
     return j;

@@ -10,7 +10,7 @@ const scenario_key nicsim_keys[] = {
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
     { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546", "NIC personality" },
-    { "nic",    "core_mhz",         SCN_DOUBLE, "125",       "10",   "1000",    NULL, "RTL core clock (a design choice: the datapath is 64 bits wide)" },
+    { "nic",    "core_mhz",         SCN_DOUBLE, "125",       "10",   "1000",    NULL, "RTL core clock (a design choice, like the 32-byte datapath)" },
     { "nic",    "pba_rx_kb",        SCN_UINT,   "48",        "0",    "64",      NULL, "PBA: RX share of the 64 KiB packet memory; TX gets the rest (Linux: 48)" },
     { "nic",    "link_up",          SCN_BOOL,   "true",      NULL,   NULL,      NULL, "link partner present on both ports" },
 

@@ -113,9 +113,9 @@ int cmd_sweep(const cli *c)
         CSV("%s,", keys[k].name);
     }
     printf("%12s %12s %8s %10s %10s\n", "TX-kpps", "wire-kpps", "%wire", "TX-Mbit/s", "TX-packets");
-    CSV("tx_pps,wire_pps,pct_wire,tx_mbps,tx_packets\n");
+    CSV("tx_pps,wire_pps,pct_wire,tx_mbps,tx_packets,complete\n");
 
-    int rc = 0;
+    int rc = 0, incomplete = 0;
     for (long i = 0; i < npts; i++) {
         point_overrides(keys, nk, i, bufs, ov);
         fprintf(stderr, "[%ld/%ld]", i + 1, npts);
@@ -141,11 +141,17 @@ int cmd_sweep(const cli *c)
             printf("%-14s ", v);
             CSV("%s,", v);
         }
-        printf("%12.3f %12.3f %7.2f%% %10.2f %10llu\n", pps / 1e3, wire / 1e3, 100 * pps / wire, mbps,
-               (unsigned long long)report_tx_packets(&sys));
+        char why[256];
+        int complete = system_complete(&sys, why, sizeof why);
+        printf("%12.3f %12.3f %7.2f%% %10.2f %10llu%s\n", pps / 1e3, wire / 1e3, 100 * pps / wire, mbps,
+               (unsigned long long)report_tx_packets(&sys), complete ? "" : "  INCOMPLETE");
         fflush(stdout);
-        CSV("%.3f,%.3f,%.4f,%.3f,%llu\n", pps, wire, 100 * pps / wire, mbps,
-            (unsigned long long)report_tx_packets(&sys));
+        if (!complete) {
+            fprintf(stderr, "nicsim: point %ld: incomplete run: %s\n", i + 1, why);
+            incomplete++;
+        }
+        CSV("%.3f,%.3f,%.4f,%.3f,%llu,%s\n", pps, wire, 100 * pps / wire, mbps,
+            (unsigned long long)report_tx_packets(&sys), complete ? "yes" : "no");
         cJSON *pt = cJSON_CreateObject();
         for (int k = 0; k < nk; k++)
             cJSON_AddItemToObject(pt, keys[k].name, typed_value(strchr(ov[k], '=') + 1));
@@ -158,11 +164,17 @@ int cmd_sweep(const cli *c)
         }
         scenario_free(sc);
     }
-    if (rc == 0 && c->csv && cli_write_text(c->csv, csv, err, sizeof err) != 0) {
+    /* an incomplete point is still written out (it is data), but the sweep
+     * did not measure what it was asked to: exit status 1 */
+    if (rc == 0 && incomplete) {
+        fprintf(stderr, "nicsim: %d of %ld points incomplete\n", incomplete, npts);
+        rc = EXIT_RUN_FAILED;
+    }
+    if (c->csv && (rc == 0 || incomplete) && cli_write_text(c->csv, csv, err, sizeof err) != 0) {
         fprintf(stderr, "nicsim: %s\n", err);
         rc = EXIT_RUN_FAILED;
     }
-    if (rc == 0 && c->json && report_write_json(c->json, root, err, sizeof err) != 0) {
+    if (c->json && (rc == 0 || incomplete) && report_write_json(c->json, root, err, sizeof err) != 0) {
         fprintf(stderr, "nicsim: %s\n", err);
         rc = EXIT_RUN_FAILED;
     }

@@ -36,10 +36,145 @@ static int run_until(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, vo
     return stop && stop(sys, ctx);
 }
 
-void system_sync(nicsim_system *sys, ps_t t)
+/* Can CPU c act at the current device time?  A running CPU always; a
+ * waiting one once what it waits for has happened or its deadline passed. */
+static int cpu_ready(nicsim_system *sys, sim_cpu *c)
 {
-    if (t > sys->s.now || sched_next_time(&sys->s) <= t || nic_adapter_next_edge(&sys->nic) <= t)
-        run_until(sys, t, NULL, NULL);
+    return !c->blocked || c->cond(sys, c->cond_ctx) || sys->s.now >= c->deadline;
+}
+
+/* How far the devices may go for self before another CPU must act: the
+ * clock of every other running CPU and the deadline of every waiting one. */
+static ps_t others_bound(const nicsim_system *sys, const sim_cpu *self)
+{
+    ps_t m = PS_NEVER;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_cpu *c = &sys->port[p].cpu;
+        if (c == self || !c->alive)
+            continue;
+        ps_t b = c->blocked ? c->deadline : c->c.t;
+        if (b < m)
+            m = b;
+    }
+    return m;
+}
+
+struct advance_ctx {
+    sim_cpu *self;
+    int (*stop)(nicsim_system *, void *);
+    void *ctx;
+};
+
+/* Stop advancing the devices when self's condition holds or a waiting CPU
+ * becomes ready. */
+static int advance_stop(nicsim_system *sys, void *arg)
+{
+    struct advance_ctx *a = arg;
+    if (a->stop && a->stop(sys, a->ctx))
+        return 1;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        sim_cpu *c = &sys->port[p].cpu;
+        if (c != a->self && c->alive && c->blocked && c->cond(sys, c->cond_ctx))
+            return 1;
+    }
+    return 0;
+}
+
+/* Run the devices for CPU self up to time t, or (stop given) until stop()
+ * holds, never past the moment another CPU must act: then self hands
+ * control to the scheduler and carries on when resumed.  Returns 1 if
+ * stop() held, 0 at time t. */
+static int advance_for(nicsim_system *sys, sim_cpu *self, ps_t t,
+                       int (*stop)(nicsim_system *, void *), void *ctx)
+{
+    struct advance_ctx a = { self, stop, ctx };
+    if (self && stop) {
+        self->blocked = 1;
+        self->cond = stop;
+        self->cond_ctx = ctx;
+        self->deadline = t;
+    }
+    for (;;) {
+        ps_t other = others_bound(sys, self);
+        ps_t bound = other < t ? other : t;
+        if (bound >= sys->s.now)
+            run_until(sys, bound, advance_stop, &a);
+        if (stop && stop(sys, ctx))
+            break;
+        if (sys->s.now >= t && bound >= t)
+            break;
+        /* another CPU must act first (self is NULL only after the run, when
+         * no CPU is left, so this is never reached without one) */
+        coroutine_yield(&self->co);
+    }
+    if (self)
+        self->blocked = 0;
+    return stop && stop(sys, ctx);
+}
+
+void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
+{
+    /* the devices must never be ahead of a CPU that looks at them */
+    if (sys->s.now > t)
+        sys->late_observations++;
+    if (t > sys->s.now || sched_next_time(&sys->s) <= t || nic_adapter_next_edge(&sys->nic) <= t ||
+        others_bound(sys, self) < t)
+        advance_for(sys, self, t, NULL, NULL);
+}
+
+/* ---------------- a CPU's life ---------------- */
+
+/* Plenty for the driver core, the apps and the device simulation that runs
+ * on a CPU's stack while it waits (AddressSanitizer's frames are larger). */
+#define CPU_STACK_BYTES (4u << 20)
+/* A CPU hands control back to the scheduler this often even when it need
+ * not wait, so that progress can be shown. */
+#define CPU_STEPS_PER_TURN 256
+
+/* Bring the port's driver up as its CPU would; 0 ok, else a message in sp->err. */
+static int bring_up(sim_port *sp)
+{
+    int p = sp->pd.func;
+    int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: e1000 bring-up failed (%d%s)", p, rc,
+                 rc == E1000_ERR_LINK ? ": no link" : rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "");
+        return -1;
+    }
+    rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);
+    sp->txq_up = rc == 0;
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d)", p, rc);
+        return -1;
+    }
+    if (pktgen_init(&sp->pg, &sp->pd, &sp->txq, &sp->po) != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: pktgen setup failed", p);
+        return -1;
+    }
+    sp->pg_up = 1;
+    return 0;
+}
+
+static void cpu_app(void *arg)
+{
+    sim_port *sp = arg;
+    nicsim_system *sys = sp->pd.sys;
+    unsigned steps = 0;
+    if (bring_up(sp) != 0) {
+        sp->cpu.alive = 0;
+        return;
+    }
+    for (;;) {
+        if (sp->cpu.c.t >= sys->max_sim) {
+            sys->stopped_early = 1;
+            break;
+        }
+        if (!pktgen_step(&sp->pg))
+            break;
+        if (++steps % CPU_STEPS_PER_TURN == 0)
+            coroutine_yield(&sp->cpu.co);
+    }
+    sp->cpu.alive = 0;
 }
 
 /* ---------------- bus callbacks that end at a CPU ---------------- */
@@ -47,30 +182,28 @@ void system_sync(nicsim_system *sys, ps_t t)
 static void on_mmio_read_done(void *ctx, int func, uint32_t val, ps_t t)
 {
     nicsim_system *sys = ctx;
-    (void)func;
-    sys->rd_val = val;
-    sys->rd_done = t;
-    sys->rd_waiting = 0;
+    sys->rd_val[func] = val;
+    sys->rd_done[func] = t;
+    sys->rd_waiting[func] = 0;
 }
 
 static int read_done(nicsim_system *sys, void *ctx)
 {
-    (void)ctx;
-    return !sys->rd_waiting;
+    return !sys->rd_waiting[*(int *)ctx];
 }
 
-uint32_t system_mmio_read(nicsim_system *sys, int func, uint32_t off, ps_t t_issue, ps_t *t_done)
+uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, int func, uint32_t off, ps_t t_issue,
+                          ps_t *t_done)
 {
-    system_sync(sys, t_issue);
-    sys->rd_waiting = 1;
+    system_sync(sys, self, t_issue);
+    sys->rd_waiting[func] = 1;
     host_bus_mmio_read(&sys->hbus, func, off, t_issue);
-    run_until(sys, PS_NEVER, read_done, NULL);
-    if (sys->rd_waiting) {
+    if (!advance_for(sys, self, PS_NEVER, read_done, &func)) {
         fprintf(stderr, "nicsim: MMIO read of 0x%05x on function %d never completed\n", off, func);
         abort();
     }
-    *t_done = sys->rd_done;
-    return sys->rd_val;
+    *t_done = sys->rd_done[func];
+    return sys->rd_val[func];
 }
 
 void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t)
@@ -78,24 +211,19 @@ void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val,
     host_bus_mmio_write(&sys->hbus, func, off, val, t);
 }
 
-struct irq_ctx {
-    int func;
-};
-
 static int irq_up(nicsim_system *sys, void *ctx)
 {
-    return nic_adapter_irq(&sys->nic, ((struct irq_ctx *)ctx)->func);
+    return nic_adapter_irq(&sys->nic, *(int *)ctx);
 }
 
-ps_t system_irq_wait(nicsim_system *sys, int func, ps_t from, ps_t deadline, int *seen)
+ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen)
 {
-    struct irq_ctx c = { func };
-    system_sync(sys, from);
-    if (irq_up(sys, &c)) {
+    system_sync(sys, self, from);
+    if (irq_up(sys, &func)) {
         *seen = 1;
         return from;
     }
-    *seen = run_until(sys, deadline, irq_up, &c);
+    *seen = advance_for(sys, self, deadline, irq_up, &func);
     return *seen ? sys->s.now : deadline;
 }
 
@@ -249,60 +377,44 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
             continue;
-        cpu_init(&sp->cpu, p, &prof, 0);
+        cpu_init(&sp->cpu.c, p, &prof, 0);
+        sp->cpu.alive = 1;
         sp->pd.sys = sys;
-        sp->pd.cpu = &sp->cpu;
+        sp->pd.sc = &sp->cpu;
+        sp->pd.cpu = &sp->cpu.c;
         sp->pd.func = p;
 
-        struct e1000_dev_opts dopt;
-        e1000_dev_default_opts(&dopt);
-        dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
-        dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
-        int rc = e1000_dev_init(&sp->dev, &sp->pd, &dopt);
-        if (rc != 0) {
-            snprintf(err, errlen, "port %d: e1000 bring-up failed (%d%s)", p, rc,
-                     rc == E1000_ERR_LINK ? ": no link" : "");
-            return -1;
-        }
-        struct e1000_tx_opts topt;
-        e1000_tx_default_opts(&topt);
-        topt.ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+        /* the options; the CPU applies them itself when its app starts */
+        e1000_dev_default_opts(&sp->dopt);
+        sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
+        sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
+        struct e1000_tx_opts *topt = &sp->topt;
+        e1000_tx_default_opts(topt);
+        topt->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
         if (scenario_bool(sc, "driver", "tx_prefetch")) {
-            topt.pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
-            topt.hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+            topt->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+            topt->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
         }
-        topt.wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
-        topt.gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
-        topt.rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
-        topt.clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
-        topt.tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
-        topt.tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
-        rc = e1000_txq_setup(&sp->txq, &sp->dev, &topt);
-        sp->txq_up = rc == 0;
-        if (rc != 0) {
-            snprintf(err, errlen, "port %d: TX ring setup failed (%d); check driver.tx_ring "
-                     "(a multiple of 8 in 48..4096)", p, rc);
+        topt->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+        topt->gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
+        topt->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+        topt->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+        topt->tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
+        topt->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+        struct pktgen_opts *po = &sp->po;
+        pktgen_default_opts(po);
+        po->count = scenario_uint(sc, "pktgen", "count");
+        po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
+        po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
+        po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
+        po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+        po->src_mac[5] = (uint8_t)(1 + 2 * p);
+        po->dst_mac[5] = (uint8_t)(2 + 2 * p);
+        if (coroutine_init(&sp->cpu.co, cpu_app, sp, CPU_STACK_BYTES) != 0) {
+            snprintf(err, errlen, "out of memory");
             return -1;
         }
-        struct pktgen_opts po;
-        pktgen_default_opts(&po);
-        po.count = scenario_uint(sc, "pktgen", "count");
-        po.duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
-        po.size = (uint32_t)scenario_uint(sc, "pktgen", "size");
-        po.burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
-        po.clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
-        po.src_mac[5] = (uint8_t)(1 + 2 * p);
-        po.dst_mac[5] = (uint8_t)(2 + 2 * p);
-        if (po.count == 0 && po.duration_ns == 0) {
-            snprintf(err, errlen, "pktgen: count and duration_us are both 0: the run would never end");
-            return -1;
-        }
-        if (pktgen_init(&sp->pg, &sp->pd, &sp->txq, &po) != 0) {
-            snprintf(err, errlen, "port %d: pktgen setup failed", p);
-            return -1;
-        }
-        sp->pg_up = 1;
-        sp->app_running = 1;
+        sp->co_up = 1;
     }
     return 0;
 }
@@ -318,8 +430,8 @@ static double wall_now(void)
 
 static uint64_t read_stat64(nicsim_system *sys, int f, uint32_t lo, uint32_t hi, ps_t *t)
 {
-    uint64_t v = system_mmio_read(sys, f, lo, *t, t);
-    v |= (uint64_t)system_mmio_read(sys, f, hi, *t, t) << 32;
+    uint64_t v = system_mmio_read(sys, NULL, f, lo, *t, t);
+    v |= (uint64_t)system_mmio_read(sys, NULL, f, hi, *t, t) << 32;
     return v;
 }
 
@@ -343,32 +455,42 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
 {
     double w0 = wall_now(), last = w0;
     int shown = 0;
-    uint64_t steps = 0;
+    /* Resume the running CPU with the earliest clock, or a waiting one whose
+     * wait is over; when every CPU waits, the first one advances the devices
+     * (for all of them). */
     for (;;) {
-        if ((++steps & 0xFFF) == 0)
-            progress(sys, w0, &last, &shown);
-        sim_port *next = NULL;
+        sim_cpu *next = NULL, *waiting = NULL;
         for (int p = 0; p < NIC_RTL_PORTS; p++) {
-            sim_port *sp = &sys->port[p];
-            if (sp->app_running && (!next || sp->cpu.t < next->cpu.t))
-                next = sp;
+            sim_cpu *c = &sys->port[p].cpu;
+            if (!c->alive)
+                continue;
+            if (cpu_ready(sys, c)) {
+                ps_t tc = c->blocked ? sys->s.now : c->c.t;
+                ps_t tn = next ? (next->blocked ? sys->s.now : next->c.t) : PS_NEVER;
+                if (!next || tc < tn)
+                    next = c;
+            } else if (!waiting) {
+                waiting = c;
+            }
         }
         if (!next)
+            next = waiting;
+        if (!next)
             break;
-        if (next->cpu.t >= sys->max_sim) {
-            sys->stopped_early = 1;
-            break;
-        }
-        system_sync(sys, next->cpu.t);
-        if (!pktgen_step(&next->pg))
-            next->app_running = 0;
+        progress(sys, w0, &last, &shown);
+        coroutine_resume(&next->co);
     }
+    for (int p = 0; p < NIC_RTL_PORTS; p++)
+        if (sys->port[p].err[0]) {
+            snprintf(err, errlen, "%s", sys->port[p].err);
+            return -1;
+        }
     /* let the NIC and the wire finish what they hold: run until nothing is
      * left to happen (bounded by max_sim_us) */
     ps_t end = sys->s.now;
     for (int p = 0; p < NIC_RTL_PORTS; p++)
-        if (sys->port[p].pktgen_on && sys->port[p].cpu.t > end)
-            end = sys->port[p].cpu.t;
+        if (sys->port[p].pktgen_on && sys->port[p].cpu.c.t > end)
+            end = sys->port[p].cpu.c.t;
     run_until(sys, end, NULL, NULL);
     ps_t limit = sys->max_sim > end ? sys->max_sim : end;
     for (;;) {
@@ -392,14 +514,39 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
     ps_t t = end;
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
         sim_port *sp = &sys->port[p];
-        sp->gptc = system_mmio_read(sys, p, E1000_GPTC, t, &t);
-        sp->tpt = system_mmio_read(sys, p, E1000_TPT, t, &t);
+        sp->gptc = system_mmio_read(sys, NULL, p, E1000_GPTC, t, &t);
+        sp->tpt = system_mmio_read(sys, NULL, p, E1000_TPT, t, &t);
         sp->gotc = read_stat64(sys, p, E1000_GOTCL, E1000_GOTCH, &t);
         sp->irqs_handled = sp->pg.stats.irqs;
     }
-    (void)err;
-    (void)errlen;
     return 0;
+}
+
+int system_complete(const nicsim_system *sys, char *why, size_t n)
+{
+    why[0] = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (!sp->pktgen_on || !sp->pg_up)
+            continue;
+        const struct pktgen_stats *st = &sp->pg.stats;
+        if (sp->po.count && st->sent < sp->po.count) {
+            snprintf(why, n, "eth%d: pktgen sent %llu of %llu packets%s", p,
+                     (unsigned long long)st->sent, (unsigned long long)sp->po.count,
+                     sys->stopped_early ? " before system.max_sim_us" : "");
+            return 0;
+        }
+        if (st->drain_timeouts || st->reclaimed < st->sent) {
+            snprintf(why, n, "eth%d: %llu of %llu packets never reclaimed (no DD write-back)", p,
+                     (unsigned long long)(st->sent - st->reclaimed), (unsigned long long)st->sent);
+            return 0;
+        }
+    }
+    if (sys->stopped_early) {
+        snprintf(why, n, "stopped at system.max_sim_us before the apps finished");
+        return 0;
+    }
+    return 1;
 }
 
 int system_free(nicsim_system *sys, char *err, size_t errlen)
@@ -411,6 +558,8 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             pktgen_fini(&sp->pg);
         if (sp->txq_up)
             e1000_txq_teardown(&sp->txq, NULL, NULL);
+        if (sp->co_up)
+            coroutine_free(&sp->cpu.co);
         if (sp->sink) {
             if (link_sink_close(sp->sink) != 0 && rc == 0) {
                 snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));

@@ -4,14 +4,18 @@
  * pktgen through the simulator platform (driver/plat_sim.c).
  *
  * Ordering (ARCHITECTURE.md, "Time, ordering and determinism"): CPUs run
- * driver code natively and advance their own clocks by modelled costs; the
- * loop always steps the CPU whose clock is earliest, after bringing every
- * device up to that time, and a CPU that reads device-written state (an MMIO
- * read, a descriptor) first brings the devices up to its own time. */
+ * driver code natively, each as a coroutine with its own clock advanced by
+ * modelled costs.  The devices are never ahead of the earliest CPU: a CPU
+ * that must observe device state at time t (an MMIO read, a descriptor, an
+ * interrupt) first lets every CPU whose clock is earlier run up to t, then
+ * brings the devices up to t itself.  MMIO writes are posted with the
+ * writer's time.  So the interleaving of CPUs and devices is exact at the
+ * granularity of their accesses, with any number of CPUs. */
 #ifndef NICSIM_SYSTEM_H
 #define NICSIM_SYSTEM_H
 #include <stdint.h>
 #include "sched.h"
+#include "coroutine.h"
 #include "scenario.h"
 #include "nic_adapter.h"
 #include "../models/cpu_model.h"
@@ -23,21 +27,38 @@
 #include "../driver/e1000/e1000_tx.h"
 #include "../driver/apps/pktgen.h"
 
+/* A simulated CPU: its cost model and clock, and the coroutine its app runs in. */
+struct nicsim_system;
+typedef struct sim_cpu {
+    cpu c;
+    coroutine co;
+    int alive;                  /* its app has not finished */
+    /* while it waits for device state (an interrupt, a read's data): */
+    int blocked;
+    int (*cond)(struct nicsim_system *, void *);   /* what it waits for */
+    void *cond_ctx;
+    ps_t deadline;              /* it gives up waiting then */
+} sim_cpu;
+
 struct plat_dev {
     struct nicsim_system *sys;
-    cpu *cpu;
+    sim_cpu *sc;                /* the CPU this handle belongs to */
+    cpu *cpu;                   /* == &sc->c: its cost model */
     int func;
 };
 
 typedef struct sim_port {
     int pktgen_on;
     struct plat_dev pd;
-    cpu cpu;
+    sim_cpu cpu;
+    struct e1000_dev_opts dopt;
+    struct e1000_tx_opts topt;
+    struct pktgen_opts po;
     struct e1000_dev dev;
     struct e1000_txq txq;
     struct pktgen pg;
-    int app_running;
-    int txq_up, pg_up;          /* what system_free must undo */
+    char err[256];              /* why the port's app could not start */
+    int txq_up, pg_up, co_up;   /* what system_free must undo */
     link_wire wire;
     link_sink *sink;
     char pcap_path[512];
@@ -55,31 +76,39 @@ typedef struct nicsim_system {
     nic_adapter nic;
     sim_port port[NIC_RTL_PORTS];
     ps_t max_sim;
-    /* a CPU MMIO read in flight */
-    int rd_waiting;
-    uint32_t rd_val;
-    ps_t rd_done;
+    /* CPU MMIO reads in flight, per function */
+    int rd_waiting[NIC_RTL_PORTS];
+    uint32_t rd_val[NIC_RTL_PORTS];
+    ps_t rd_done[NIC_RTL_PORTS];
     ps_t end_time;             /* when the last app finished */
     double wall_seconds;
     int stopped_early;         /* max_sim_us reached */
+    uint64_t late_observations; /* a CPU looked at device state from its future
+                                   (an ordering bug; 0 in a correct run) */
 } nicsim_system;
 
-/* Build everything the scenario describes and bring the drivers up.
- * Returns 0, or -1 with a message in err. */
+/* Build everything the scenario describes; each CPU brings its driver up
+ * when the run starts.  Returns 0, or -1 with a message in err. */
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);
+/* 1 if every app did all it was asked (pktgen: count sent and reclaimed, or
+ * its duration run out) and the run was not cut short; otherwise 0 and a
+ * line saying why in why. */
+int system_complete(const nicsim_system *sys, char *why, size_t n);
 /* Close the captures (0 = every pcap completed) and free everything. */
 int system_free(nicsim_system *sys, char *err, size_t errlen);
 
-/* ---- used by the simulator platform ---- */
-/* Bring every device up to time t. */
-void system_sync(nicsim_system *sys, ps_t t);
+/* ---- used by the simulator platform, from inside CPU self's coroutine
+ * (self NULL: from the main context once every CPU has finished) ---- */
+/* Bring every device (and every earlier CPU) up to time t. */
+void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t);
 /* A CPU MMIO read issued at t_issue; returns the value, *t_done = when the CPU has it. */
-uint32_t system_mmio_read(nicsim_system *sys, int func, uint32_t off, ps_t t_issue, ps_t *t_done);
+uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, int func, uint32_t off, ps_t t_issue,
+                          ps_t *t_done);
 void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t);
-/* Run until function func's interrupt line is asserted (returns that time,
+/* Wait until function func's interrupt line is asserted (returns that time,
  * never earlier than from) or until deadline (returns deadline). */
-ps_t system_irq_wait(nicsim_system *sys, int func, ps_t from, ps_t deadline, int *seen);
+ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen);
 
 #endif

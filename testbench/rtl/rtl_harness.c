@@ -12,6 +12,7 @@ rtl_harness *rh_new(void)
     h->n = nic_rtl_new(&s);
     h->mem = host_mem_new(0x10000000ull);
     h->read_latency = 20;
+    h->tick_period = 32;
     h->mac_ready = 3;
     nic_rtl_reset(h->n, &h->out);
     return h;
@@ -41,14 +42,29 @@ static void take_outputs(rtl_harness *h)
             h->wr_len = o->req_len;
             h->wr_got = 0;
         } else {
-            if (h->nreads == sizeof h->reads / sizeof h->reads[0])
-                abort();
-            rh_read *r = &h->reads[h->nreads++];
-            r->due = h->cycle + h->read_latency;
-            r->func = o->req_func;
-            r->tag = o->req_tag;
-            r->addr = o->req_addr;
-            r->len = o->req_len;
+            /* pieces: the whole read, or cut at every 4 KiB boundary */
+            uint32_t off = 0;
+            while (off < o->req_len) {
+                uint32_t n = o->req_len - off;
+                uint64_t a = o->req_addr + off;
+                if (h->split_pages && (a & 4095u) + n > 4096u)
+                    n = 4096u - (uint32_t)(a & 4095u);
+                if (h->nreads == sizeof h->reads / sizeof h->reads[0]) {
+                    fprintf(stderr, "rtl_harness: too many read pieces outstanding\n");
+                    abort();
+                }
+                rh_read *r = &h->reads[h->nreads++];
+                r->due = h->cycle + h->read_latency;
+                r->func = o->req_func;
+                r->tag = o->req_tag;
+                r->addr = a;
+                r->len = n;
+                off += n;
+                r->last = off >= o->req_len;
+                h->read_pieces++;
+                if (off < o->req_len && off % NIC_RTL_BEAT)
+                    h->odd_splits++;
+            }
             h->dma_reads++;
             h->dma_read_bytes += o->req_len;
         }
@@ -95,30 +111,57 @@ static void take_outputs(rtl_harness *h)
     h->irq_prev = o->irq;
 }
 
-void rh_step(rtl_harness *h)
+/* Pack due read pieces into the next completion beat, as the adapter does:
+ * bytes of a (function, tag) accumulate across its pieces until they fill a
+ * beat, and the piece marked last flushes a short final beat.  Returns 1 with
+ * the beat in h->in when one is ready this cycle. */
+static int next_beat(rtl_harness *h)
 {
-    /* one completion beat per cycle from the oldest due read */
-    h->in.cpl_valid = 0;
-    if (h->nreads && h->reads[0].due <= h->cycle) {
+    while (h->nreads && h->reads[0].due <= h->cycle) {
         rh_read *r = &h->reads[0];
-        uint32_t n = r->len - h->cur_off < NIC_RTL_BEAT ? r->len - h->cur_off : NIC_RTL_BEAT;
-        memset(h->in.cpl_data, 0, sizeof h->in.cpl_data);
-        if (host_mem_read(h->mem, r->addr + h->cur_off, h->in.cpl_data, n) != 0)
+        uint8_t *part = h->part[r->func][r->tag % 32];
+        uint8_t *plen = &h->part_len[r->func][r->tag % 32];
+        uint32_t n = NIC_RTL_BEAT - *plen;
+        if (n > r->len - h->cur_off)
+            n = r->len - h->cur_off;
+        if (host_mem_read(h->mem, r->addr + h->cur_off, part + *plen, n) != 0)
             h->faults++;   /* master abort: the data is all ones on real buses; zeros here */
-        h->in.cpl_valid = 1;
-        h->in.cpl_func = r->func;
-        h->in.cpl_tag = r->tag;
+        *plen = (uint8_t)(*plen + n);
         h->cur_off += n;
+        uint8_t func = r->func, tag = r->tag;
+        int flush = h->cur_off >= r->len && r->last;
         if (h->cur_off >= r->len) {
             memmove(&h->reads[0], &h->reads[1], (h->nreads - 1) * sizeof h->reads[0]);
             h->nreads--;
             h->cur_off = 0;
         }
+        if (*plen == NIC_RTL_BEAT || (flush && *plen)) {
+            memset(h->in.cpl_data, 0, sizeof h->in.cpl_data);
+            memcpy(h->in.cpl_data, part, *plen);
+            h->in.cpl_func = func;
+            h->in.cpl_tag = tag;
+            *plen = 0;
+            return 1;
+        }
     }
+    return 0;
+}
+
+void rh_step(rtl_harness *h)
+{
+    /* one completion beat per cycle from the oldest due read */
+    h->in.cpl_valid = (uint8_t)next_beat(h);
     h->in.mac_tx_ready = h->mac_ready;
     /* every function clocked every cycle; 8 ns cycles: one 256 ns tick every 32 */
     h->in.func_en = 3;
-    h->in.func_tick[0] = h->in.func_tick[1] = (h->cycle % 32) == 31;
+    uint64_t tk = h->tick_extra;
+    if (h->tick_period && h->cycle % h->tick_period == h->tick_period - 1)
+        tk++;
+    if (tk > NIC_RTL_TICK_MAX)
+        tk = NIC_RTL_TICK_MAX;
+    h->in.func_tick[0] = h->in.func_tick[1] = (uint32_t)tk;
+    h->ticks += tk;
+    h->tick_extra = 0;
     nic_rtl_cycle(h->n, &h->in, &h->out);
     h->in.mmio_valid = 0;
     h->cycle++;
@@ -129,6 +172,12 @@ void rh_steps(rtl_harness *h, unsigned n)
 {
     while (n--)
         rh_step(h);
+}
+
+void rh_advance_ticks(rtl_harness *h, uint32_t n)
+{
+    h->tick_extra = n;
+    rh_step(h);
 }
 
 void rh_write(rtl_harness *h, int func, uint32_t off, uint32_t val)

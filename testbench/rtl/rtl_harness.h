@@ -2,7 +2,18 @@
  * model or the driver: MMIO accesses one per cycle, DMA reads answered from
  * host memory after a fixed number of cycles (one beat per cycle), DMA writes
  * applied when their last beat arrives, and every frame the MACs send
- * captured.  RTL regression tests are written against it. */
+ * captured.  RTL regression tests are written against it.
+ *
+ * Read data is packed into beats as the device adapter (sim/nic_adapter.c)
+ * packs it: a read may arrive in pieces (split_pages: cut at 4 KiB
+ * boundaries, as the PCI-X model cuts them), and the bytes of a (function,
+ * tag) are packed into 32-byte beats continuously across its pieces, so only
+ * the last beat of a request may be short.
+ *
+ * Time: by default every function gets one 256 ns tick every 32 cycles (an
+ * 8 ns clock).  tick_period = 0 turns that off; rh_advance_ticks() then gives
+ * any number of ticks in one cycle, as the adapter does after a function
+ * slept (tick counts saturate at NIC_RTL_TICK_MAX). */
 #ifndef NICSIM_RTL_HARNESS_H
 #define NICSIM_RTL_HARNESS_H
 #include <stdint.h>
@@ -18,9 +29,11 @@ typedef struct rh_frame {
     uint8_t  data[16384];
 } rh_frame;
 
+/* One piece of a DMA read, answered from `due` on. */
 typedef struct rh_read {
     uint64_t due;
     uint8_t func, tag;
+    uint8_t last;            /* the final piece of its request */
     uint64_t addr;
     uint32_t len;
 } rh_read;
@@ -32,11 +45,18 @@ typedef struct rtl_harness {
     host_mem *mem;
     uint64_t cycle;
     unsigned read_latency;       /* cycles from request to the first completion beat */
+    int split_pages;             /* 1: answer reads in pieces cut at 4 KiB boundaries */
+    unsigned tick_period;        /* cycles per automatic 256 ns tick (32); 0: none */
     uint8_t mac_ready;           /* bit p: the link takes frames on port p  */
-    /* DMA reads waiting for their completion, in request order */
-    rh_read reads[256];
+    /* pieces of DMA reads waiting for their completion, in request order */
+    rh_read reads[1024];
     size_t nreads;
-    uint32_t cur_off;            /* bytes of reads[0] already returned */
+    uint32_t cur_off;            /* bytes of reads[0] already packed */
+    /* per (function, tag): bytes packed into a beat not yet full */
+    uint8_t part[NIC_RTL_PORTS][32][NIC_RTL_BEAT];
+    uint8_t part_len[NIC_RTL_PORTS][32];
+    uint64_t ticks;              /* 256 ns ticks given to the functions so far */
+    uint32_t tick_extra;         /* ticks to add at the next cycle (rh_advance_ticks) */
     /* the DMA write being collected */
     int wr_open;
     uint8_t wr_func;
@@ -49,6 +69,8 @@ typedef struct rtl_harness {
     rh_frame cur[NIC_RTL_PORTS];
     /* counters */
     uint64_t dma_reads, dma_writes, dma_read_bytes, faults;
+    uint64_t read_pieces;        /* pieces reads were answered in */
+    uint64_t odd_splits;         /* piece boundaries not at a multiple of 32 bytes into their request */
     uint64_t irq_rises[NIC_RTL_PORTS];
     uint8_t irq_prev;
 } rtl_harness;
@@ -58,6 +80,9 @@ void rh_free(rtl_harness *h);
 /* One cycle with the current inputs. */
 void rh_step(rtl_harness *h);
 void rh_steps(rtl_harness *h, unsigned n);
+/* One cycle in which every function is given n more 256 ns ticks (saturating
+ * at NIC_RTL_TICK_MAX), besides any automatic tick. */
+void rh_advance_ticks(rtl_harness *h, uint32_t n);
 void rh_write(rtl_harness *h, int func, uint32_t off, uint32_t val);
 uint32_t rh_read32(rtl_harness *h, int func, uint32_t off);
 /* Run until the RTL is idle and no DMA is outstanding; returns the cycles

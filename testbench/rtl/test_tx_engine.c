@@ -23,12 +23,15 @@ typedef struct txq {
     unsigned tail;
 } txq;
 
-static void txq_setup(txq *q, rtl_harness *h, int func, unsigned n, uint32_t txdctl, uint32_t tctl_extra)
+/* Program a ring of n descriptors at ring/bus and enable the transmitter. */
+static void txq_setup_at(txq *q, rtl_harness *h, int func, unsigned n, uint8_t *ring, uint64_t bus,
+                         uint32_t txdctl, uint32_t tctl_extra)
 {
     q->h = h;
     q->func = func;
     q->n = n;
-    q->ring = rh_tx_ring(h, func, n, &q->bus);
+    q->ring = ring;
+    q->bus = bus;
     q->tail = 0;
     CU_ASSERT_PTR_NOT_NULL_FATAL(q->ring);
     rh_write(h, func, E1000_TDBAL, (uint32_t)q->bus);
@@ -38,6 +41,13 @@ static void txq_setup(txq *q, rtl_harness *h, int func, unsigned n, uint32_t txd
     rh_write(h, func, E1000_TDT, 0);
     rh_write(h, func, E1000_TXDCTL, txdctl);
     rh_write(h, func, E1000_TCTL, E1000_TCTL_EN | tctl_extra);
+}
+
+static void txq_setup(txq *q, rtl_harness *h, int func, unsigned n, uint32_t txdctl, uint32_t tctl_extra)
+{
+    uint64_t bus;
+    uint8_t *ring = rh_tx_ring(h, func, n, &bus);
+    txq_setup_at(q, h, func, n, ring, bus, txdctl, tctl_extra);
 }
 
 /* A frame of len bytes whose bytes encode (seq, offset), in host memory. */
@@ -287,6 +297,30 @@ static void test_pba_too_small(void)
     rh_free(h);
 }
 
+/* With the whole 64 KiB for TX, a packet of exactly 64 KiB fits the memory
+ * but not the 16-bit frame length: it must be dropped, not wedge the buffer. */
+static void test_64k_packet_dropped(void)
+{
+    rtl_harness *h = rh_new();
+    rh_write(h, 0, E1000_PBA, 0);                     /* RX 0 KiB: TX gets 64 KiB */
+    txq q;
+    txq_setup(&q, h, 0, 32, 0, 0);
+    uint64_t bus;
+    uint8_t *big = host_mem_alloc(h->mem, 4096, 64, &bus);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    for (unsigned i = 0; i < 16; i++)                 /* 16 x 4096 = 65536 bytes */
+        rh_tx_desc(q.ring, i, bus, 4096, CMD_IFCS | (i == 15 ? CMD_EOP | CMD_RS : 0));
+    q.tail = 16;
+    put(&q, 7, 100, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL_FATAL(h->nframes[0], 1);
+    CU_ASSERT(frame_ok(&h->frames[0][0], 7, 100));
+    CU_ASSERT_EQUAL(rh_tx_status(q.ring, 15) & 1, 1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), 17);
+    rh_free(h);
+}
+
 static void test_psp_padding(void)
 {
     rtl_harness *h = rh_new();
@@ -431,6 +465,307 @@ static void test_ctrl_rst(void)
     rh_free(h);
 }
 
+/* ---- reads cut at 4 KiB pages (as the PCI-X model cuts them) ---------- */
+
+/* The harness answers reads in pieces cut at 4 KiB boundaries and packs
+ * beats continuously across them, as the adapter does.  A ring that starts
+ * 48 bytes before a page makes descriptor fetches from even indices below 3
+ * cross the page 16 or 48 bytes into the request: not at a beat boundary.
+ * Every beat but a request's last must still be full (two descriptors). */
+static void test_page_split_descriptor_fetch(void)
+{
+    rtl_harness *h = rh_new();
+    h->split_pages = 1;
+    uint64_t bus;
+    uint8_t *mem = host_mem_alloc(h->mem, 3 * 4096, 4096, &bus);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    const unsigned n = 64, off = 4096 - 48;
+    txq q;
+    txq_setup_at(&q, h, 0, n, mem + off, bus + off, 0, 0);
+    /* tail steps of 1..7 start fetches at every index below the page (and
+     * at index 0 after each wrap) */
+    unsigned sent = 0, total = 4 * n + 11;
+    for (unsigned step = 1; sent < total; step = step % 7 + 1) {
+        unsigned k = step < total - sent ? step : total - sent;
+        for (unsigned i = 0; i < k; i++)
+            put(&q, sent + i, 60 + (sent + i) % 40, CMD_EOP | CMD_IFCS | CMD_RS);
+        kick(&q);
+        CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+        sent += k;
+    }
+    /* and one big fetch from index 0 across the page */
+    rh_write(h, 0, E1000_TCTL, 0);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    rh_write(h, 0, E1000_TDH, 0);
+    rh_write(h, 0, E1000_TDT, 0);
+    q.tail = 0;
+    rh_write(h, 0, E1000_TCTL, E1000_TCTL_EN);
+    for (unsigned i = 0; i < 40; i++)
+        put(&q, total + i, 60 + (total + i) % 40, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    total += 40;
+    CU_ASSERT(h->odd_splits > 0);               /* the placement does what it is meant to */
+    CU_ASSERT_EQUAL_FATAL(h->nframes[0], total);
+    int bad = 0;
+    for (unsigned i = 0; i < total; i++)
+        bad += !frame_ok(&h->frames[0][i], i, 60 + i % 40);
+    CU_ASSERT_EQUAL(bad, 0);
+    for (unsigned i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(rh_tx_status(q.ring, i) & 1, 1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), q.tail);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_GPTC), total);
+    CU_ASSERT_EQUAL(h->faults, 0);
+    rh_free(h);
+}
+
+/* Packet data that crosses 4 KiB pages at offsets that are not multiples of
+ * 32 bytes into the read: single buffers, a buffer over two boundaries, and
+ * a multi-descriptor packet whose fragments cross pages. */
+static void test_page_split_packet_data(void)
+{
+    rtl_harness *h = rh_new();
+    h->split_pages = 1;
+    txq q;
+    txq_setup(&q, h, 0, 32, 0, 0);
+    uint64_t bus;
+    uint8_t *mem = host_mem_alloc(h->mem, 8 * 4096, 4096, &bus);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    /* (offset of the first byte in mem, length): page boundaries at 4096k */
+    static const struct { unsigned off, len; } fr[] = {
+        { 4096 - 20, 60 },        /* 20 + 40 */
+        { 2 * 4096 - 40, 200 },   /* 40 + 160 */
+        { 3 * 4096 - 1001, 1514 },/* 1001 + 513 */
+        { 4 * 4096 - 77, 9000 },  /* 77 + 4096 + 4827: two boundaries */
+        { 7 * 4096 - 3, 64 },     /* 3 + 61 */
+    };
+    const unsigned nf = sizeof fr / sizeof fr[0];
+    for (unsigned k = 0; k < nf; k++) {
+        for (unsigned i = 0; i < fr[k].len; i++)
+            mem[fr[k].off + i] = (uint8_t)(k * 31 + i * 7 + 1);
+        rh_tx_desc(q.ring, q.tail, bus + fr[k].off, (uint16_t)fr[k].len, CMD_EOP | CMD_IFCS | CMD_RS);
+        q.tail++;
+    }
+    /* a 300-byte packet in three fragments, each crossing a page (50 + 50,
+     * 10 + 100, 45 + 45 bytes) */
+    uint64_t b2;
+    uint8_t *m2 = host_mem_alloc(h->mem, 4 * 4096, 4096, &b2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m2);
+    static const struct { unsigned off, len; } frag[] = {
+        { 4096 - 50, 100 }, { 2 * 4096 - 10, 110 }, { 3 * 4096 - 45, 90 },
+    };
+    unsigned pos = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        for (unsigned i = 0; i < frag[k].len; i++, pos++)
+            m2[frag[k].off + i] = (uint8_t)(nf * 31 + pos * 7 + 1);
+        rh_tx_desc(q.ring, q.tail, b2 + frag[k].off, (uint16_t)frag[k].len,
+                   CMD_IFCS | (k == 2 ? CMD_EOP | CMD_RS : 0));
+        q.tail++;
+    }
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT(h->odd_splits >= nf + 3);
+    CU_ASSERT_EQUAL_FATAL(h->nframes[0], nf + 1);
+    for (unsigned k = 0; k < nf; k++)
+        CU_ASSERT(frame_ok(&h->frames[0][k], k, fr[k].len));
+    CU_ASSERT(frame_ok(&h->frames[0][nf], nf, 300));
+    CU_ASSERT_EQUAL(rh_tx_status(q.ring, nf + 2) & 1, 1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_GPTC), nf + 1);
+    CU_ASSERT_EQUAL(h->faults, 0);
+    rh_free(h);
+}
+
+/* ---- TDH writes --------------------------------------------------------- */
+
+/* Queue `count` packets, kick, and let them get in flight. */
+static void start_in_flight(txq *q, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++)
+        put(q, i, 60 + i % 30, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(q);
+    rh_steps(q->h, 60);
+}
+
+static void check_sent_once(txq *q, unsigned count)
+{
+    rtl_harness *h = q->h;
+    CU_ASSERT_EQUAL_FATAL(h->nframes[0], count);
+    int bad = 0;
+    for (unsigned i = 0; i < count; i++)
+        bad += !frame_ok(&h->frames[0][i], i, 60 + i % 30);
+    CU_ASSERT_EQUAL(bad, 0);
+    for (unsigned i = 0; i < count; i++)
+        CU_ASSERT_EQUAL(rh_tx_status(q->ring, i) & 1, 1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), q->tail);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDT), q->tail);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_GPTC), count);
+}
+
+/* The SDM allows TDH writes only before the transmitter is enabled: one
+ * while packets are in flight is ignored. */
+static void test_tdh_write_while_enabled_ignored(void)
+{
+    static const uint32_t vals[] = { 0, 7, 39 };
+    for (unsigned v = 0; v < 3; v++) {
+        rtl_harness *h = rh_new();
+        txq q;
+        txq_setup(&q, h, 0, 64, 0, 0);
+        start_in_flight(&q, 40);
+        CU_ASSERT_FATAL(h->nreads > 0 && h->nframes[0] < 40);   /* DMA in flight */
+        rh_write(h, 0, E1000_TDH, vals[v]);
+        rh_steps(h, 3);
+        rh_write(h, 0, E1000_TDH, vals[v]);
+        CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+        check_sent_once(&q, 40);
+        rh_free(h);
+    }
+}
+
+/* With TCTL.EN = 0 the write is taken only once the engine is idle. */
+static void test_tdh_write_only_when_disabled_and_idle(void)
+{
+    rtl_harness *h = rh_new();
+    txq q;
+    txq_setup(&q, h, 0, 64, 0, 0);
+    start_in_flight(&q, 40);
+    /* disabled, but descriptors are on chip and data in flight: ignored */
+    rh_write(h, 0, E1000_TCTL, 0);
+    CU_ASSERT_FATAL(h->nreads > 0);
+    rh_write(h, 0, E1000_TDH, 3);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT(h->nframes[0] < 40);                      /* stopped, not finished */
+    rh_write(h, 0, E1000_TDH, 3);                       /* still on chip: ignored */
+    rh_write(h, 0, E1000_TCTL, E1000_TCTL_EN);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    check_sent_once(&q, 40);
+    /* disabled and idle: the queue restarts at the index written */
+    rh_write(h, 0, E1000_TCTL, 0);
+    rh_write(h, 0, E1000_TDH, 50);
+    rh_write(h, 0, E1000_TDT, 50);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), 50);
+    rh_write(h, 0, E1000_TCTL, E1000_TCTL_EN);
+    q.tail = 50;
+    for (unsigned i = 0; i < 20; i++)                    /* 50..63, 0..5 */
+        put(&q, 100 + i, 70, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL_FATAL(h->nframes[0], 60);
+    for (unsigned i = 0; i < 20; i++)
+        CU_ASSERT(frame_ok(&h->frames[0][40 + i], 100 + i, 70));
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), 6);
+    rh_free(h);
+}
+
+/* ---- timers longer than 16 bits of ticks ------------------------------- */
+
+/* TIDV counts 1.024 us = 4 ticks of 256 ns, so TIDV >= 16384 needs more than
+ * 16 bits of ticks.  With WTHRESH > 0 and IDE, a batch below WTHRESH is
+ * written back (and TXDW raised) exactly 4 x TIDV ticks after it was armed;
+ * the function reports the timer on next_timer so that a simulator can let
+ * it sleep and give it all the ticks in one cycle. */
+static void long_tidv(uint32_t tidv)
+{
+    rtl_harness *h = rh_new();
+    h->tick_period = 0;                                 /* time passes only by rh_advance_ticks */
+    txq q;
+    txq_setup(&q, h, 0, 64, TXDCTL_GRAN | (8u << 16), 0);
+    rh_write(h, 0, E1000_TIDV, tidv);
+    for (unsigned i = 0; i < 3; i++)
+        put(&q, i, 64, CMD_EOP | CMD_IFCS | CMD_RS | CMD_IDE);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->nframes[0], 3);
+    CU_ASSERT_EQUAL(h->dma_writes, 0);                  /* 3 < WTHRESH: waiting for TIDV */
+    CU_ASSERT_EQUAL(h->ticks, 0);
+    uint32_t want = 4 * tidv;
+    CU_ASSERT_EQUAL(h->out.next_timer[0], want);
+    CU_ASSERT_EQUAL(h->out.next_timer[1], NIC_RTL_NO_TIMER);
+    /* one tick short: nothing yet */
+    rh_advance_ticks(h, want - 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->dma_writes, 0);
+    CU_ASSERT_EQUAL(rh_tx_status(q.ring, 0) & 1, 0);
+    CU_ASSERT_EQUAL(h->out.next_timer[0], 1);
+    /* the last tick: flushed, TXDW */
+    rh_advance_ticks(h, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->ticks, want);
+    CU_ASSERT_EQUAL(h->dma_writes, 1);
+    for (unsigned i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(rh_tx_status(q.ring, i) & 1, 1);
+    CU_ASSERT_EQUAL(h->out.next_timer[0], NIC_RTL_NO_TIMER);
+    CU_ASSERT(rh_read32(h, 0, E1000_ICR) & E1000_ICR_TXDW);
+    rh_free(h);
+}
+
+static void test_long_tidv(void)
+{
+    long_tidv(16384);
+    long_tidv(65535);
+}
+
+/* ITR = 65535 holds an interrupt back 65535 ticks: a timer, not "none". */
+static void test_long_itr(void)
+{
+    rtl_harness *h = rh_new();
+    h->tick_period = 0;
+    txq q;
+    txq_setup(&q, h, 0, 64, 0, 0);
+    rh_write(h, 0, E1000_IMS, E1000_ICR_TXDW);
+    rh_write(h, 0, E1000_ITR, 65535);
+    put(&q, 0, 60, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->irq_rises[0], 1);                /* the first one at once */
+    rh_read32(h, 0, E1000_ICR);
+    put(&q, 1, 60, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->irq_rises[0], 1);                /* held back by ITR */
+    CU_ASSERT_EQUAL(h->out.next_timer[0], 65535);
+    rh_advance_ticks(h, 65534);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->irq_rises[0], 1);
+    CU_ASSERT_EQUAL(h->out.next_timer[0], 1);
+    rh_advance_ticks(h, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->irq_rises[0], 2);
+    rh_free(h);
+}
+
+/* ---- TXDCTL.GRAN = 0 scales WTHRESH too -------------------------------- */
+
+static void test_wthresh_gran0(void)
+{
+    /* WTHRESH = 1 cache line = 4 descriptors per write-back */
+    rtl_harness *h = rh_new();
+    txq q;
+    txq_setup(&q, h, 0, 64, 1u << 16, 0);
+    for (unsigned i = 0; i < 16; i++)
+        put(&q, i, 64, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->nframes[0], 16);
+    CU_ASSERT_EQUAL(h->dma_writes, 4);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(rh_tx_status(q.ring, i) & 1, 1);
+    rh_free(h);
+    /* WTHRESH = 16 lines = 64 descriptors: capped at the 64-entry cache,
+     * so a cache full of done descriptors is written back in one burst */
+    h = rh_new();
+    txq_setup(&q, h, 0, 128, 16u << 16, 0);
+    for (unsigned i = 0; i < 64; i++)
+        put(&q, i, 64, CMD_EOP | CMD_IFCS | CMD_RS);
+    kick(&q);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(h->nframes[0], 64);
+    CU_ASSERT_EQUAL(h->dma_writes, 1);
+    for (unsigned i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL(rh_tx_status(q.ring, i) & 1, 1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TDH), 64);
+    rh_free(h);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("RtlTxEngine", NULL, NULL);
@@ -444,11 +779,19 @@ static void register_suites(void)
     CU_add_test(s, "WthreshBatchingAndTidv", test_wthresh_batching);
     CU_add_test(s, "IllegalTdlenTdt", test_illegal_tdlen_tdt);
     CU_add_test(s, "PbaTooSmallDropsFrame", test_pba_too_small);
+    CU_add_test(s, "Packet64KiBDropped", test_64k_packet_dropped);
     CU_add_test(s, "PspPadsShortFrames", test_psp_padding);
     CU_add_test(s, "PrefetchThresholds", test_prefetch_thresholds);
     CU_add_test(s, "InterruptsAndItr", test_interrupts_and_itr);
     CU_add_test(s, "TwoPortsIndependent", test_two_ports);
     CU_add_test(s, "CtrlRstResetsFunction", test_ctrl_rst);
+    CU_add_test(s, "PageSplitDescriptorFetch", test_page_split_descriptor_fetch);
+    CU_add_test(s, "PageSplitPacketData", test_page_split_packet_data);
+    CU_add_test(s, "TdhWriteWhileEnabledIgnored", test_tdh_write_while_enabled_ignored);
+    CU_add_test(s, "TdhWriteOnlyWhenDisabledAndIdle", test_tdh_write_only_when_disabled_and_idle);
+    CU_add_test(s, "LongTidvFires", test_long_tidv);
+    CU_add_test(s, "LongItrFires", test_long_itr);
+    CU_add_test(s, "WthreshScaledByGran0", test_wthresh_gran0);
 }
 
 int main(int argc, char **argv)

@@ -11,6 +11,8 @@
  *   WireTiming   64- and 1518-byte pktgen at wire speed: JSON rate, counters,
  *                pcap frame count, exact frame spacing, frame contents
  *   CliRun       JSON fields, --help, the slower driver variant
+ *   RingSizes    rings of 512/1024/4096 descriptors at bursts 1 and 3 send
+ *                every packet (descriptor fetches cut at 4 KiB pages)
  *   Determinism  two identical runs give identical pcaps, JSON and report
  *   CliSweep     sweep table, CSV and JSON
  *   CliErrors    every user error: exit status 2, file:line message, no output
@@ -720,6 +722,88 @@ static void test_identical_runs(void)
     proc_free(&p[1]);
 }
 
+/* ---- RingSizes --------------------------------------------------------- */
+
+/* Rings larger than a 4 KiB page: descriptor fetches that the bus cuts at a
+ * page boundary a non-multiple of 32 bytes into the request (the adapter
+ * must pack beats across the pieces).  With short beats in the middle of a
+ * fetch the engine lost descriptors and the run stalled after a few hundred
+ * packets.  max_sim_us bounds a stalled run (5000 packets take ~4 ms). */
+#define RING_COUNT 5000
+
+static void test_ring_sizes_send_all(void)
+{
+    static const unsigned rings[] = { 512, 1024, 4096 };
+    static const unsigned bursts[] = { 1, 3 };
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "r.json");
+    for (size_t r = 0; r < sizeof rings / sizeof rings[0]; r++) {
+        for (size_t b = 0; b < sizeof bursts / sizeof bursts[0]; b++) {
+            char ring_kv[64], burst_kv[64], count_kv[64];
+            snprintf(ring_kv, sizeof ring_kv, "driver.tx_ring=%u", rings[r]);
+            snprintf(burst_kv, sizeof burst_kv, "pktgen.burst=%u", bursts[b]);
+            snprintf(count_kv, sizeof count_kv, "pktgen.count=%d", RING_COUNT);
+            unlink(json_path);
+            proc p;
+            RUN(&p, "run", SCENARIO, ring_kv, burst_kv, count_kv, "system.max_sim_us=100000", "--json",
+                (char *)json_path);
+            require_ok(&p);
+            CHECK(strstr(p.out, "incomplete") == NULL && strstr(p.err, "incomplete") == NULL,
+                  "%s: incomplete run", p.cmd);
+            proc_free(&p);
+            cJSON *j = load_json(json_path);
+            double txp = jnum(j, "ports/0/tx_packets", json_path);
+            cJSON_Delete(j);
+            CHECK(txp == RING_COUNT, "tx_ring %u, burst %u: ports[0].tx_packets %.0f, expected %d", rings[r],
+                  bursts[b], txp, RING_COUNT);
+        }
+    }
+}
+
+/* A run cut short by system.max_sim_us did not do what it was asked: it
+ * says so, still writes its JSON (marked incomplete) and exits with 1. */
+static void test_incomplete_run_fails(void)
+{
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "r.json");
+    proc p;
+    RUN(&p, "run", SCENARIO, "pktgen.count=300000", "system.max_sim_us=1000", "--json", (char *)json_path);
+    CHECK(p.status == 1, "%s: exit status %d, expected 1", p.cmd, p.status);
+    CHECK(strstr(p.err, "incomplete run: eth0: pktgen sent") != NULL, "%s: stderr lacks the reason:\n%s",
+          p.cmd, p.err);
+    proc_free(&p);
+    cJSON *j = load_json(json_path);
+    const cJSON *c = jget(j, "complete");
+    CHECK(c && cJSON_IsFalse(c), "%s: \"complete\" is not false", json_path);
+    cJSON_Delete(j);
+}
+
+/* Both ports transmit, each driven by its own CPU: both at wire speed, all
+ * packets sent, and no CPU ever observed the devices from its future. */
+static void test_two_ports_two_cpus(void)
+{
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "r.json");
+    proc p;
+    RUN(&p, "run", SCENARIO, "pktgen.ports=both", "pktgen.count=5000", "--json", (char *)json_path);
+    require_ok(&p);
+    proc_free(&p);
+    cJSON *j = load_json(json_path);
+    for (int port = 0; port < 2; port++) {
+        char path[64];
+        snprintf(path, sizeof path, "ports/%d/tx_packets", port);
+        CHECK(jnum(j, path, json_path) == 5000, "%s: %s is not 5000", json_path, path);
+        snprintf(path, sizeof path, "ports/%d/tx_pps", port);
+        double pps = jnum(j, path, json_path);
+        CHECK(pps > 1488095 * 0.995 && pps < 1488095 * 1.005, "%s: %s = %.1f, not within 0.5%% of 1488095",
+              json_path, path, pps);
+    }
+    CHECK(jnum(j, "late_observations", json_path) == 0, "%s: late_observations is not 0", json_path);
+    const cJSON *c = jget(j, "complete");
+    CHECK(c && cJSON_IsTrue(c), "%s: \"complete\" is not true", json_path);
+    cJSON_Delete(j);
+}
+
 /* ---- CliSweep ---------------------------------------------------------- */
 
 static void test_sweep_sizes(void)
@@ -856,6 +940,12 @@ static void test_err_out_of_range(void)
 {
     bad_file("[system]\n[pktgen]\ncount = 10\nsize = 9000\n",
              ":4: pktgen.size: expected an integer in [64, 1518], got '9000'");
+}
+
+static void test_err_tidv_zero_batched(void)
+{
+    bad_file("[pktgen]\nsize = 64\n[driver]\ntx_wthresh = 4\ntidv = 0\n",
+             ":5: driver.tidv: expected at least 1 when write-backs are batched");
 }
 
 static void test_err_tx_ring(void)
@@ -1024,6 +1114,11 @@ static void register_suites(void)
         { "JsonHasFields", test_json_fields },
         { "HelpListsCommands", test_help },
         { "NoPrefetchBurst1IsSlower", test_slower_variant },
+        { "IncompleteRunExits1", test_incomplete_run_fails },
+        { "TwoPortsTwoCpus", test_two_ports_two_cpus },
+    };
+    static const test_def rings[] = {
+        { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
     };
     static const test_def det[] = {
         { "IdenticalRunsIdenticalOutput", test_identical_runs },
@@ -1037,6 +1132,7 @@ static void register_suites(void)
         { "BadValue", test_err_bad_value },
         { "OutOfRange", test_err_out_of_range },
         { "TxRingNotMultipleOf8", test_err_tx_ring },
+        { "TidvZeroWithBatchedWriteBack", test_err_tidv_zero_batched },
         { "MissingFile", test_err_missing_file },
         { "BadOverride", test_err_bad_override },
         { "SweepSecondValueBad", test_err_sweep_second_value },
@@ -1049,6 +1145,7 @@ static void register_suites(void)
     };
     ADD_SUITE("WireTiming", wire);
     ADD_SUITE("CliRun", run);
+    ADD_SUITE("RingSizes", rings);
     ADD_SUITE("Determinism", det);
     ADD_SUITE("CliSweep", sweep);
     ADD_SUITE("CliErrors", errs);
