@@ -34,6 +34,10 @@ void plat_mem_write64(struct plat_dev *d, void *p, uint64_t v);
 void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n);
 /* Copy n bytes out of DMA memory (packet contents read by the CPU). */
 void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n);
+/* The CPU touches n bytes at p (reads them, or writes them when write != 0)
+ * without the driver needing their values: buffer bookkeeping such as an
+ * skb's fields.  Charged like real accesses (cache model in the simulator). */
+void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write);
 
 /* ---- ordering and caches ---- */
 void plat_wmb(struct plat_dev *d);   /* stores to DMA memory before a later MMIO write */
@@ -55,6 +59,9 @@ void plat_count_packets(struct plat_dev *d, uint64_t n);
 /* Wait until the function's interrupt line is asserted or timeout_ns has
  * passed; 1 = interrupt (entry cost charged), 0 = timeout. */
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns);
+/* The same for several functions served by one CPU (all handles of that
+ * CPU): the index of a device whose line is asserted, or -1 on timeout. */
+int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns);
 /* Wait without doing anything (a delay loop, a poll interval). */
 void plat_delay_ns(struct plat_dev *d, uint64_t ns);
 /* The CPU's current time in nanoseconds. */

@@ -72,6 +72,13 @@ void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n
     cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
 }
 
+void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
+{
+    (void)p;
+    (void)write;
+    cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
+}
+
 void plat_wmb(struct plat_dev *d)
 {
     cpu_charge(d->cpu, CPU_CAT_BARRIER, cpu_cycles_ps(d->cpu, d->cpu->prof.wmb_cycles));
@@ -112,19 +119,31 @@ void plat_count_packets(struct plat_dev *d, uint64_t n)
     d->cpu->packets += n;
 }
 
+int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
+{
+    enum { MAX_WAIT = 8 };
+    int funcs[MAX_WAIT];
+    if (n < 1 || n > MAX_WAIT)
+        return -1;
+    for (int i = 0; i < n; i++)
+        funcs[i] = d[i]->func;
+    cpu *c = d[0]->cpu;
+    ps_t t0 = c->t;
+    int which;
+    ps_t t = system_irq_wait_any(d[0]->sys, d[0]->sc, funcs, n, t0, t0 + timeout_ns * PS_PER_NS, &which);
+    cpu_charge(c, CPU_CAT_IDLE, t - t0);
+    if (which >= 0) {
+        c->irqs++;
+        /* entry now; the exit is paid when the handler is done, which for the
+         * apps' loops is right after the work it triggers: charge both here */
+        cpu_charge(c, CPU_CAT_IRQ, ns_ps(c->prof.irq_entry_ns + c->prof.irq_exit_ns));
+    }
+    return which;
+}
+
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
-    ps_t t0 = d->cpu->t;
-    int seen = 0;
-    ps_t t = system_irq_wait(d->sys, d->sc, d->func, t0, t0 + timeout_ns * PS_PER_NS, &seen);
-    cpu_charge(d->cpu, CPU_CAT_IDLE, t - t0);
-    if (seen) {
-        d->cpu->irqs++;
-        /* entry now; the exit is paid when the handler is done, which for the
-         * pktgen loop is right after the clean it triggers: charge both here */
-        cpu_charge(d->cpu, CPU_CAT_IRQ, ns_ps(d->cpu->prof.irq_entry_ns + d->cpu->prof.irq_exit_ns));
-    }
-    return seen;
+    return plat_irq_wait_any(&d, 1, timeout_ns) == 0;
 }
 
 void plat_delay_ns(struct plat_dev *d, uint64_t ns)

@@ -211,20 +211,41 @@ void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val,
     host_bus_mmio_write(&sys->hbus, func, off, val, t);
 }
 
-static int irq_up(nicsim_system *sys, void *ctx)
+struct irq_set {
+    const int *funcs;
+    int n;
+};
+
+static int irq_any(nicsim_system *sys, void *ctx)
 {
-    return nic_adapter_irq(&sys->nic, *(int *)ctx);
+    const struct irq_set *s = ctx;
+    for (int i = 0; i < s->n; i++)
+        if (nic_adapter_irq(&sys->nic, s->funcs[i]))
+            return 1;
+    return 0;
+}
+
+ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, const int *funcs, int n, ps_t from,
+                         ps_t deadline, int *which)
+{
+    struct irq_set set = { funcs, n };
+    system_sync(sys, self, from);
+    int seen = irq_any(sys, &set) || advance_for(sys, self, deadline, irq_any, &set);
+    *which = -1;
+    for (int i = 0; seen && i < n; i++)
+        if (nic_adapter_irq(&sys->nic, funcs[i])) {
+            *which = i;
+            break;
+        }
+    return !seen ? deadline : sys->s.now > from ? sys->s.now : from;
 }
 
 ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen)
 {
-    system_sync(sys, self, from);
-    if (irq_up(sys, &func)) {
-        *seen = 1;
-        return from;
-    }
-    *seen = advance_for(sys, self, deadline, irq_up, &func);
-    return *seen ? sys->s.now : deadline;
+    int which;
+    ps_t t = system_irq_wait_any(sys, self, &func, 1, from, deadline, &which);
+    *seen = which >= 0;
+    return t;
 }
 
 /* ---------------- the bus: device-side callbacks go to the adapter, the

@@ -110,5 +110,9 @@ void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val,
 /* Wait until function func's interrupt line is asserted (returns that time,
  * never earlier than from) or until deadline (returns deadline). */
 ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen);
+/* The same for any of n functions; *which = the index of one whose line is
+ * asserted (the first), -1 on timeout. */
+ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, const int *funcs, int n, ps_t from,
+                         ps_t deadline, int *which);
 
 #endif

@@ -261,6 +261,14 @@ void plat_count_packets(struct plat_dev *d, uint64_t n)
     d->packets_counted += n;
 }
 
+void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
+{
+    (void)p;
+    (void)n;
+    (void)write;
+    d->touches++;
+}
+
 /* ---- interrupts and time ---- */
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
@@ -273,6 +281,16 @@ int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
     }
     d->now_ns += timeout_ns;
     return 0;
+}
+
+int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
+{
+    /* fake devices are independent: the first one with a pending cause wins;
+     * time passes once, on the first device's clock */
+    for (int i = 0; i < n; i++)
+        if (d[i]->regs[E1000_ICR / 4] & d[i]->regs[E1000_IMS / 4])
+            return plat_irq_wait(d[i], timeout_ns) ? i : -1;
+    return plat_irq_wait(d[0], timeout_ns) ? 0 : -1;
 }
 
 void plat_delay_ns(struct plat_dev *d, uint64_t ns)

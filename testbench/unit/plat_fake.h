@@ -75,6 +75,7 @@ struct plat_dev {
     uint64_t copy_to_bytes, copy_from_bytes, packets_counted;
     uint64_t bad_accesses;  /* accesses outside the arena */
     uint64_t delays, irq_waits;
+    uint64_t touches;                  /* plat_mem_touch calls */
 
     /* time */
     uint64_t now_ns;
