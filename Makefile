@@ -120,9 +120,10 @@ run: deps
 # once under AddressSanitizer + UndefinedBehaviorSanitizer.  One JUnit report
 # per build: build/test-results.xml and build/san/test-results.xml.
 test: deps
-	$(MAKE) lint
-	$(MAKE) check
-	$(MAKE) check-san
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory check-san
+	@testbench/summarize.sh $(BUILD)/test-results.xml build/san/test-results.xml
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \
