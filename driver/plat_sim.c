@@ -17,14 +17,14 @@ uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 {
     ps_t done;
     ps_t t0 = d->cpu->t;
-    uint32_t v = system_mmio_read(d->sys, d->sc, d->func, reg, t0, &done);
+    uint32_t v = system_mmio_read(d->sys, d->sc, d->card, d->func, reg, t0, &done);
     cpu_charge(d->cpu, CPU_CAT_MMIO_READ, done > t0 ? done - t0 : 0);
     return v;
 }
 
 void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
 {
-    system_mmio_write(d->sys, d->func, reg, val, d->cpu->t);
+    system_mmio_write(d->sys, d->card, d->func, reg, val, d->cpu->t);
     cpu_charge(d->cpu, CPU_CAT_MMIO_WRITE, ns_ps(d->cpu->prof.mmio_write_ns));
 }
 
@@ -121,16 +121,12 @@ void plat_count_packets(struct plat_dev *d, uint64_t n)
 
 int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
 {
-    enum { MAX_WAIT = 8 };
-    int funcs[MAX_WAIT];
-    if (n < 1 || n > MAX_WAIT)
+    if (n < 1)
         return -1;
-    for (int i = 0; i < n; i++)
-        funcs[i] = d[i]->func;
     cpu *c = d[0]->cpu;
     ps_t t0 = c->t;
     int which;
-    ps_t t = system_irq_wait_any(d[0]->sys, d[0]->sc, funcs, n, t0, t0 + timeout_ns * PS_PER_NS, &which);
+    ps_t t = system_irq_wait_any(d[0]->sys, d[0]->sc, d, n, t0, t0 + timeout_ns * PS_PER_NS, &which);
     cpu_charge(c, CPU_CAT_IDLE, t - t0);
     if (which >= 0) {
         c->irqs++;

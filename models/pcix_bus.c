@@ -203,6 +203,11 @@ ps_t pcix_clock_ps(const pcix_bus *b)
     return b->clk;
 }
 
+double pcix_mhz(const pcix_bus *b)
+{
+    return b->p.mhz;
+}
+
 const pcix_stats *pcix_get_stats(const pcix_bus *b)
 {
     return &b->st;

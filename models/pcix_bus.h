@@ -93,6 +93,8 @@ typedef struct pcix_bus pcix_bus;
 pcix_bus *pcix_new(sched *s, const pcix_params *p, const pcix_ops *ops);
 void pcix_free(pcix_bus *b);
 ps_t pcix_clock_ps(const pcix_bus *b);
+/* The configured clock in MHz (as given: 133 for 133.33). */
+double pcix_mhz(const pcix_bus *b);
 
 /* Device-initiated DMA, issued at time t (>= scheduler now). */
 void pcix_dma_read(pcix_bus *b, int func, uint32_t tag, uint64_t addr, uint32_t len, ps_t t);

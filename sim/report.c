@@ -5,8 +5,8 @@
 
 const char *report_ifname(int p)
 {
-    static const char *const names[] = { "eth0", "eth1" };
-    return names[p & 1];
+    static const char *const names[] = { "eth0", "eth1", "eth2", "eth3" };
+    return names[p & 3];
 }
 
 double report_wire_pps(double gbps, unsigned size)
@@ -36,7 +36,7 @@ static double port_mbps(const sim_port *sp)
 double report_tx_pps(const nicsim_system *sys)
 {
     double s = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].pktgen_on)
             s += link_wire_pps(&sys->port[p].wire);
     return s;
@@ -45,7 +45,7 @@ double report_tx_pps(const nicsim_system *sys)
 double report_tx_mbps(const nicsim_system *sys)
 {
     double s = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].pktgen_on)
             s += port_mbps(&sys->port[p]);
     return s;
@@ -54,14 +54,15 @@ double report_tx_mbps(const nicsim_system *sys)
 uint64_t report_tx_packets(const nicsim_system *sys)
 {
     uint64_t n = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         n += sys->port[p].wire.frames;
     return n;
 }
 
-static double pcix_util(const nicsim_system *sys, int k)
+/* Share of the run's time card i's bus spent on kind k (k < 0: all kinds). */
+static double pcix_util(const nicsim_system *sys, int i, int k)
 {
-    const pcix_stats *st = pcix_get_stats(sys->bus);
+    const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
     if (!sys->end_time)
         return 0;
     if (k < 0) {
@@ -78,8 +79,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     const scenario *sc = sys->sc;
     double secs = sim_seconds(sys);
     fprintf(f, "nicsim run: %s\n", scenario_path);
-    fprintf(f, "NIC 82546 on PCI-X:%sMHz:%s-bit, link %g Gb/s; simulated %.3f ms in %.2f s wall\n",
-            scenario_str(sc, "bus", "mhz"), scenario_bool(sc, "bus", "bus64") ? "64" : "32",
+    fprintf(f, "%d x NIC 82546, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards,
             scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
     char why[256];
     if (!system_complete(sys, why, sizeof why))
@@ -87,7 +87,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 
     fprintf(f, "\n%-6s %12s %10s %10s %12s %10s\n", "Iface", "TX-packets", "TX-kpps", "TX-Mbit/s",
             "RX-packets", "RX-kpps");
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         fprintf(f, "%-6s %12llu %10.3f %10.2f %12llu %10.3f\n", report_ifname(p),
                 (unsigned long long)sp->wire.frames, link_wire_pps(&sp->wire) / 1e3, port_mbps(sp),
@@ -96,33 +96,33 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 
     fprintf(f, "\nKernel Interface table\n");
     fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         fprintf(f, "%-6s %4d %3d %8llu %6d %6d %6d %8llu %6d %6d %6d %s\n", report_ifname(p), 1500, 0,
                 0ull, 0, 0, 0, (unsigned long long)sp->gptc, 0, 0, 0, "BRU");
     }
 
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         fprintf(f, "%-6s %12llu %12llu\n", report_ifname(p),
-                (unsigned long long)sys->nic.st.irq_asserts[p],
+                (unsigned long long)sys->port[p].card->nic.st.irq_asserts[sys->port[p].func],
                 (unsigned long long)sys->port[p].irqs_handled);
 
-    const pcix_stats *st = pcix_get_stats(sys->bus);
-    fprintf(f, "\nPCI-X bus: %.1f%% busy\n", 100 * pcix_util(sys, -1));
-    fprintf(f, "  %-14s %10s %8s %12s\n", "transaction", "count", "busy", "bytes");
-    for (int k = 0; k < PCIX_KINDS; k++)
-        fprintf(f, "  %-14s %10llu %7.1f%% %12llu\n", pcix_kind_name(k),
-                (unsigned long long)st->count[k], 100 * pcix_util(sys, k),
-                (unsigned long long)st->bytes[k]);
+    for (int i = 0; i < sys->ncards; i++) {
+        const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
+        fprintf(f, "\nPCI-X bus of card %d (%s, %g MHz): %.1f%% busy\n", i, i ? "eth2/eth3" : "eth0/eth1",
+                pcix_mhz(sys->card[i].bus), 100 * pcix_util(sys, i, -1));
+        fprintf(f, "  %-14s %10s %8s %12s\n", "transaction", "count", "busy", "bytes");
+        for (int k = 0; k < PCIX_KINDS; k++)
+            fprintf(f, "  %-14s %10llu %7.1f%% %12llu\n", pcix_kind_name(k),
+                    (unsigned long long)st->count[k], 100 * pcix_util(sys, i, k),
+                    (unsigned long long)st->bytes[k]);
+    }
 
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        const sim_port *sp = &sys->port[p];
-        if (!sp->pktgen_on)
-            continue;
-        const cpu *c = &sp->cpu.c;
+    for (int i = 0; i < sys->ncpus; i++) {
+        const cpu *c = &sys->cpu[i].c;
         fprintf(f, "\nCPU%d (%g MHz, pktgen on %s): cycles per packet over %llu packets\n", c->id,
-                c->prof.mhz, report_ifname(p), (unsigned long long)c->packets);
+                c->prof.mhz, report_ifname(sys->cpu[i].ports[0]->index), (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
             if (k == CPU_CAT_IDLE)
                 continue;
@@ -136,9 +136,10 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         fprintf(f, "  %-12s %10.1f\n", "busy", per_packet(c, cpu_busy_ps(c)));
         fprintf(f, "  %-12s %10.1f\n", "idle", per_packet(c, c->cat_ps[CPU_CAT_IDLE]));
     }
-    fprintf(f, "\nRTL: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n",
-            (unsigned long long)sys->nic.st.cycles, (unsigned long long)sys->nic.st.wakeups,
-            (unsigned long long)sys->nic.st.master_aborts);
+    for (int i = 0; i < sys->ncards; i++)
+        fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
+                (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
+                (unsigned long long)sys->card[i].nic.st.master_aborts);
 }
 
 cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
@@ -155,7 +156,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     cJSON_AddStringToObject(j, "incomplete_reason", why);
 
     cJSON *ports = cJSON_AddArrayToObject(j, "ports");
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", report_ifname(p));
@@ -171,55 +172,69 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
         cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
-        cJSON_AddNumberToObject(o, "irq_asserts", (double)sys->nic.st.irq_asserts[p]);
+        cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
         cJSON_AddStringToObject(o, "pcap", sp->pcap_path);
         cJSON_AddItemToArray(ports, o);
     }
 
-    const pcix_stats *st = pcix_get_stats(sys->bus);
-    cJSON *bus = cJSON_AddObjectToObject(j, "bus");
-    cJSON_AddStringToObject(bus, "type", "pcix");
-    cJSON_AddNumberToObject(bus, "utilization", pcix_util(sys, -1));
-    cJSON *kinds = cJSON_AddObjectToObject(bus, "transactions");
-    for (int k = 0; k < PCIX_KINDS; k++) {
-        cJSON *o = cJSON_AddObjectToObject(kinds, pcix_kind_name(k));
-        cJSON_AddNumberToObject(o, "count", (double)st->count[k]);
-        cJSON_AddNumberToObject(o, "busy_ps", (double)st->busy[k]);
-        cJSON_AddNumberToObject(o, "utilization", pcix_util(sys, k));
-        cJSON_AddNumberToObject(o, "bytes", (double)st->bytes[k]);
+    /* "bus" is card 0's segment; "buses" lists every card's */
+    cJSON *buses = cJSON_AddArrayToObject(j, "buses");
+    for (int i = 0; i < sys->ncards; i++) {
+        const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
+        cJSON *bus = cJSON_CreateObject();
+        cJSON_AddStringToObject(bus, "type", "pcix");
+        cJSON_AddNumberToObject(bus, "card", i);
+        cJSON_AddNumberToObject(bus, "mhz", pcix_mhz(sys->card[i].bus));
+        cJSON_AddNumberToObject(bus, "utilization", pcix_util(sys, i, -1));
+        cJSON *kinds = cJSON_AddObjectToObject(bus, "transactions");
+        for (int k = 0; k < PCIX_KINDS; k++) {
+            cJSON *o = cJSON_AddObjectToObject(kinds, pcix_kind_name(k));
+            cJSON_AddNumberToObject(o, "count", (double)st->count[k]);
+            cJSON_AddNumberToObject(o, "busy_ps", (double)st->busy[k]);
+            cJSON_AddNumberToObject(o, "utilization", pcix_util(sys, i, k));
+            cJSON_AddNumberToObject(o, "bytes", (double)st->bytes[k]);
+        }
+        cJSON_AddItemToArray(buses, bus);
+        if (i == 0)
+            cJSON_AddItemToObject(j, "bus", cJSON_Duplicate(bus, 1));
     }
 
     cJSON *cpus = cJSON_AddArrayToObject(j, "cpus");
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        const sim_port *sp = &sys->port[p];
-        if (!sp->pktgen_on)
-            continue;
-        const cpu *c = &sp->cpu.c;
+    for (int i = 0; i < sys->ncpus; i++) {
+        const cpu *c = &sys->cpu[i].c;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
         cJSON_AddStringToObject(o, "app", "pktgen");
-        cJSON_AddStringToObject(o, "port", report_ifname(p));
+        cJSON *ports = cJSON_AddArrayToObject(o, "ports");
+        for (int k = 0; k < sys->cpu[i].nports; k++)
+            cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));
         cJSON_AddNumberToObject(o, "packets", (double)c->packets);
         cJSON *cpp = cJSON_AddObjectToObject(o, "cycles_per_packet");
         for (int k = 0; k < CPU_CATS; k++)
             cJSON_AddNumberToObject(cpp, cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
         cJSON_AddNumberToObject(cpp, "busy", per_packet(c, cpu_busy_ps(c)));
         cJSON *named = cJSON_AddObjectToObject(o, "named_cycles_per_packet");
-        for (int i = 0; i < c->prof.n_named; i++)
-            cJSON_AddNumberToObject(named, c->prof.named[i].name, per_packet(c, c->named_ps[i]));
+        for (int n = 0; n < c->prof.n_named; n++)
+            cJSON_AddNumberToObject(named, c->prof.named[n].name, per_packet(c, c->named_ps[n]));
         cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
         cJSON_AddItemToArray(cpus, o);
     }
 
-    cJSON *nic = cJSON_AddObjectToObject(j, "nic");
-    cJSON_AddNumberToObject(nic, "rtl_cycles", (double)sys->nic.st.cycles);
-    cJSON_AddNumberToObject(nic, "wakeups", (double)sys->nic.st.wakeups);
-    cJSON_AddNumberToObject(nic, "master_aborts", (double)sys->nic.st.master_aborts);
+    cJSON *nics = cJSON_AddArrayToObject(j, "nics");
+    for (int i = 0; i < sys->ncards; i++) {
+        const nic_adapter_stats *st = &sys->card[i].nic.st;
+        cJSON *nic = cJSON_CreateObject();
+        cJSON_AddNumberToObject(nic, "card", i);
+        cJSON_AddNumberToObject(nic, "rtl_cycles", (double)st->cycles);
+        cJSON_AddNumberToObject(nic, "wakeups", (double)st->wakeups);
+        cJSON_AddNumberToObject(nic, "master_aborts", (double)st->master_aborts);
+        cJSON_AddNumberToObject(nic, "dma_reads", (double)st->dma_reads);
+        cJSON_AddNumberToObject(nic, "dma_writes", (double)st->dma_writes);
+        cJSON_AddItemToArray(nics, nic);
+    }
     cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
-    cJSON_AddNumberToObject(nic, "dma_reads", (double)sys->nic.st.dma_reads);
-    cJSON_AddNumberToObject(nic, "dma_writes", (double)sys->nic.st.dma_writes);
     return j;
 }
 

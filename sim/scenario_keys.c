@@ -7,6 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
+    { "system", "cards",            SCN_UINT,   "1",         "1",    "2",       NULL, "82546 cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1), each on its own PCI-X segment" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
     { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546", "NIC personality" },
@@ -16,6 +17,7 @@ const scenario_key nicsim_keys[] = {
 
     { "bus",    "type",             SCN_ENUM,   "pcix",      NULL,   NULL,      "pcix", "host bus" },
     { "bus",    "mhz",              SCN_ENUM,   "133",       NULL,   NULL,      "66|100|133", "PCI-X clock" },
+    { "bus",    "card1_mhz",        SCN_ENUM,   "same",      NULL,   NULL,      "same|66|100|133", "PCI-X clock of card 1's segment" },
     { "bus",    "bus64",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "64-bit segment (8 bytes per data phase)" },
     { "bus",    "mmrbc",            SCN_ENUM,   "2048",      NULL,   NULL,      "512|1024|2048|4096", "max memory read byte count (Linux caps the 82546 at 2048)" },
     { "bus",    "max_splits",       SCN_ENUM,   "4",         NULL,   NULL,      "1|2|3|4|8|12|16|32", "outstanding split transactions per function" },
@@ -53,7 +55,7 @@ const scenario_key nicsim_keys[] = {
     { "driver", "tadv",             SCN_UINT,   "32",        "0",    "65535",   NULL, "TADV, 1.024 us units (Linux: 32)" },
     { "driver", "itr",              SCN_UINT,   "195",       "0",    "65535",   NULL, "ITR, 256 ns units (195 = 20000 interrupts/s, Linux's start)" },
 
-    { "pktgen", "ports",            SCN_ENUM,   "0",         NULL,   NULL,      "0|1|both", "ports that run pktgen, each on its own CPU" },
+    { "pktgen", "ports",            SCN_ENUM,   "0",         NULL,   NULL,      "0|1|2|3|both|all", "ports that run pktgen, each on its own CPU (both = eth0 and eth1)" },
     { "pktgen", "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "Ethernet frame size incl. the 4-byte FCS" },
     { "pktgen", "burst",            SCN_UINT,   "1",         "1",    "4096",    NULL, "tail write once per N packets (xmit_more)" },
     { "pktgen", "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "packets per port (0 = until duration_us)" },

@@ -20,7 +20,16 @@ static int run_until(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, vo
         if (stop && stop(sys, ctx))
             return 1;
         ps_t te = sched_next_time(s);
-        ps_t tc = nic_adapter_next_edge(&sys->nic);
+        /* the card whose next edge is earliest (the first on a tie) */
+        ps_t tc = PS_NEVER;
+        nic_adapter *edge = NULL;
+        for (int i = 0; i < sys->ncards; i++) {
+            ps_t e = nic_adapter_next_edge(&sys->card[i].nic);
+            if (e < tc) {
+                tc = e;
+                edge = &sys->card[i].nic;
+            }
+        }
         if (te <= tc) {
             if (te > t)
                 break;
@@ -28,12 +37,24 @@ static int run_until(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, vo
         } else {
             if (tc > t)
                 break;
-            nic_adapter_edge(&sys->nic);
+            nic_adapter_edge(edge);
         }
     }
     if (t != PS_NEVER && t > s->now)
         s->now = t;
     return stop && stop(sys, ctx);
+}
+
+/* When the devices next have something to do (an event or an edge). */
+static ps_t next_activity(const nicsim_system *sys)
+{
+    ps_t m = sched_next_time(&sys->s);
+    for (int i = 0; i < sys->ncards; i++) {
+        ps_t e = nic_adapter_next_edge(&sys->card[i].nic);
+        if (e < m)
+            m = e;
+    }
+    return m;
 }
 
 /* Can CPU c act at the current device time?  A running CPU always; a
@@ -48,8 +69,8 @@ static int cpu_ready(nicsim_system *sys, sim_cpu *c)
 static ps_t others_bound(const nicsim_system *sys, const sim_cpu *self)
 {
     ps_t m = PS_NEVER;
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        const sim_cpu *c = &sys->port[p].cpu;
+    for (int i = 0; i < sys->ncpus; i++) {
+        const sim_cpu *c = &sys->cpu[i];
         if (c == self || !c->alive)
             continue;
         ps_t b = c->blocked ? c->deadline : c->c.t;
@@ -72,8 +93,8 @@ static int advance_stop(nicsim_system *sys, void *arg)
     struct advance_ctx *a = arg;
     if (a->stop && a->stop(sys, a->ctx))
         return 1;
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        sim_cpu *c = &sys->port[p].cpu;
+    for (int i = 0; i < sys->ncpus; i++) {
+        sim_cpu *c = &sys->cpu[i];
         if (c != a->self && c->alive && c->blocked && c->cond(sys, c->cond_ctx))
             return 1;
     }
@@ -117,8 +138,7 @@ void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
     /* the devices must never be ahead of a CPU that looks at them */
     if (sys->s.now > t)
         sys->late_observations++;
-    if (t > sys->s.now || sched_next_time(&sys->s) <= t || nic_adapter_next_edge(&sys->nic) <= t ||
-        others_bound(sys, self) < t)
+    if (t > sys->s.now || next_activity(sys) <= t || others_bound(sys, self) < t)
         advance_for(sys, self, t, NULL, NULL);
 }
 
@@ -134,7 +154,7 @@ void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
 /* Bring the port's driver up as its CPU would; 0 ok, else a message in sp->err. */
 static int bring_up(sim_port *sp)
 {
-    int p = sp->pd.func;
+    int p = sp->index;
     int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
     if (rc != 0) {
         snprintf(sp->err, sizeof sp->err, "port %d: e1000 bring-up failed (%d%s)", p, rc,
@@ -155,97 +175,102 @@ static int bring_up(sim_port *sp)
     return 0;
 }
 
+/* A pktgen CPU: one port, its driver and pktgen. */
 static void cpu_app(void *arg)
 {
-    sim_port *sp = arg;
+    sim_cpu *c = arg;
+    sim_port *sp = c->ports[0];
     nicsim_system *sys = sp->pd.sys;
     unsigned steps = 0;
     if (bring_up(sp) != 0) {
-        sp->cpu.alive = 0;
+        c->alive = 0;
         return;
     }
     for (;;) {
-        if (sp->cpu.c.t >= sys->max_sim) {
+        if (c->c.t >= sys->max_sim) {
             sys->stopped_early = 1;
             break;
         }
         if (!pktgen_step(&sp->pg))
             break;
         if (++steps % CPU_STEPS_PER_TURN == 0)
-            coroutine_yield(&sp->cpu.co);
+            coroutine_yield(&c->co);
     }
-    sp->cpu.alive = 0;
+    c->alive = 0;
 }
 
 /* ---------------- bus callbacks that end at a CPU ---------------- */
 
 static void on_mmio_read_done(void *ctx, int func, uint32_t val, ps_t t)
 {
-    nicsim_system *sys = ctx;
-    sys->rd_val[func] = val;
-    sys->rd_done[func] = t;
-    sys->rd_waiting[func] = 0;
+    sim_card *card = ctx;
+    card->rd_val[func] = val;
+    card->rd_done[func] = t;
+    card->rd_waiting[func] = 0;
 }
+
+struct read_wait {
+    sim_card *card;
+    int func;
+};
 
 static int read_done(nicsim_system *sys, void *ctx)
 {
-    return !sys->rd_waiting[*(int *)ctx];
+    (void)sys;
+    const struct read_wait *w = ctx;
+    return !w->card->rd_waiting[w->func];
 }
 
-uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, int func, uint32_t off, ps_t t_issue,
-                          ps_t *t_done)
+uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, sim_card *card, int func, uint32_t off,
+                          ps_t t_issue, ps_t *t_done)
 {
+    struct read_wait w = { card, func };
     system_sync(sys, self, t_issue);
-    sys->rd_waiting[func] = 1;
-    host_bus_mmio_read(&sys->hbus, func, off, t_issue);
-    if (!advance_for(sys, self, PS_NEVER, read_done, &func)) {
-        fprintf(stderr, "nicsim: MMIO read of 0x%05x on function %d never completed\n", off, func);
+    card->rd_waiting[func] = 1;
+    host_bus_mmio_read(&card->hbus, func, off, t_issue);
+    if (!advance_for(sys, self, PS_NEVER, read_done, &w)) {
+        fprintf(stderr, "nicsim: MMIO read of 0x%05x on card %d function %d never completed\n", off,
+                card->index, func);
         abort();
     }
-    *t_done = sys->rd_done[func];
-    return sys->rd_val[func];
+    *t_done = card->rd_done[func];
+    return card->rd_val[func];
 }
 
-void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t)
+void system_mmio_write(nicsim_system *sys, sim_card *card, int func, uint32_t off, uint32_t val, ps_t t)
 {
-    host_bus_mmio_write(&sys->hbus, func, off, val, t);
+    (void)sys;
+    host_bus_mmio_write(&card->hbus, func, off, val, t);
 }
 
 struct irq_set {
-    const int *funcs;
+    struct plat_dev *const *d;
     int n;
 };
 
 static int irq_any(nicsim_system *sys, void *ctx)
 {
-    const struct irq_set *s = ctx;
-    for (int i = 0; i < s->n; i++)
-        if (nic_adapter_irq(&sys->nic, s->funcs[i]))
+    (void)sys;
+    const struct irq_set *set = ctx;
+    for (int i = 0; i < set->n; i++)
+        if (nic_adapter_irq(&set->d[i]->card->nic, set->d[i]->func))
             return 1;
     return 0;
 }
 
-ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, const int *funcs, int n, ps_t from,
+ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *const *d, int n, ps_t from,
                          ps_t deadline, int *which)
 {
-    struct irq_set set = { funcs, n };
+    struct irq_set set = { d, n };
     system_sync(sys, self, from);
     int seen = irq_any(sys, &set) || advance_for(sys, self, deadline, irq_any, &set);
     *which = -1;
     for (int i = 0; seen && i < n; i++)
-        if (nic_adapter_irq(&sys->nic, funcs[i])) {
+        if (nic_adapter_irq(&d[i]->card->nic, d[i]->func)) {
             *which = i;
             break;
         }
     return !seen ? deadline : sys->s.now > from ? sys->s.now : from;
-}
-
-ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen)
-{
-    int which;
-    ps_t t = system_irq_wait_any(sys, self, &func, 1, from, deadline, &which);
-    *seen = which >= 0;
-    return t;
 }
 
 /* ---------------- the bus: device-side callbacks go to the adapter, the
@@ -253,25 +278,25 @@ ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_
 
 static void cb_read_data(void *ctx, int f, uint32_t tag, uint64_t a, uint32_t l, int last, ps_t t)
 {
-    nic_adapter_read_data(&((nicsim_system *)ctx)->nic, f, tag, a, l, last, t);
+    nic_adapter_read_data(&((sim_card *)ctx)->nic, f, tag, a, l, last, t);
 }
 static void cb_write_done(void *ctx, int f, uint32_t tag, ps_t t)
 {
-    nic_adapter_write_done(&((nicsim_system *)ctx)->nic, f, tag, t);
+    nic_adapter_write_done(&((sim_card *)ctx)->nic, f, tag, t);
 }
 static void cb_mmio_write(void *ctx, int f, uint32_t off, uint32_t val, ps_t t)
 {
-    nic_adapter_mmio_write(&((nicsim_system *)ctx)->nic, f, off, val, t);
+    nic_adapter_mmio_write(&((sim_card *)ctx)->nic, f, off, val, t);
 }
 static void cb_mmio_read(void *ctx, int f, uint32_t off, ps_t t)
 {
-    nic_adapter_mmio_read(&((nicsim_system *)ctx)->nic, f, off, t);
+    nic_adapter_mmio_read(&((sim_card *)ctx)->nic, f, off, t);
 }
 
-static pcix_bus *new_bus(nicsim_system *sys, const pcix_params *bp)
+static pcix_bus *new_bus(nicsim_system *sys, sim_card *card, const pcix_params *bp)
 {
     pcix_ops ops = {
-        .ctx = sys,
+        .ctx = card,
         .read_data = cb_read_data,
         .write_done = cb_write_done,
         .mmio_write = cb_mmio_write,
@@ -323,6 +348,98 @@ static int pcap_path_for(const char *pattern, int port, int nports, char *out, s
     return 0;
 }
 
+static void bus_params_from(const scenario *sc, int card, pcix_params *bp)
+{
+    pcix_params_default(bp);
+    const char *mhz = scenario_str(sc, "bus", "mhz");
+    if (card == 1 && strcmp(scenario_str(sc, "bus", "card1_mhz"), "same") != 0)
+        mhz = scenario_str(sc, "bus", "card1_mhz");
+    bp->mhz = atof(mhz);
+    bp->bus64 = scenario_bool(sc, "bus", "bus64");
+    bp->mmrbc = (unsigned)atoi(scenario_str(sc, "bus", "mmrbc"));
+    bp->max_outstanding_splits = (unsigned)atoi(scenario_str(sc, "bus", "max_splits"));
+    bp->host_read_latency = (ps_t)llround(scenario_double(sc, "bus", "host_read_latency_ns") * 1000);
+    bp->mmio_host_latency = (ps_t)llround(scenario_double(sc, "bus", "mmio_host_latency_ns") * 1000);
+    bp->arb_clocks = (unsigned)scenario_uint(sc, "bus", "arb_clocks");
+    bp->target_response_clocks = (unsigned)scenario_uint(sc, "bus", "target_response_clocks");
+    bp->turnaround_clocks = (unsigned)scenario_uint(sc, "bus", "turnaround_clocks");
+    bp->device_read_wait_clocks = (unsigned)scenario_uint(sc, "bus", "device_read_wait_clocks");
+}
+
+/* One card: its bus segment and its RTL, the links of its two ports. */
+static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
+{
+    const scenario *sc = sys->sc;
+    sim_card *card = &sys->card[i];
+    card->sys = sys;
+    card->index = i;
+    pcix_params bp;
+    bus_params_from(sc, i, &bp);
+    /* STATUS reports the bus the card sits on */
+    nic_rtl_straps straps = {
+        .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
+        .pcix_mode = 1,
+        .pcix_speed = bp.mhz > 100.5 ? 2 : bp.mhz > 66.9 ? 1 : 0,
+        .bus64 = (uint8_t)bp.bus64,
+        .pci66 = 1,
+    };
+    link_wire *wires[NIC_RTL_PORTS] = { &sys->port[2 * i].wire, &sys->port[2 * i + 1].wire };
+    if (nic_adapter_init(&card->nic, &sys->s, sys->mem, scenario_double(sc, "nic", "core_mhz"),
+                         &straps, wires)) {
+        snprintf(err, errlen, "cannot create the RTL model");
+        return -1;
+    }
+    card->nic_up = 1;
+    card->bus = new_bus(sys, card, &bp);
+    if (!card->bus) {
+        snprintf(err, errlen, "bad PCI-X parameters");
+        return -1;
+    }
+    card->hbus = pcix_host_bus(card->bus);
+    card->nic.bus = card->hbus;
+    return 0;
+}
+
+/* The options a pktgen port's CPU applies when its app starts. */
+static void pktgen_port_options(const scenario *sc, sim_port *sp)
+{
+    e1000_dev_default_opts(&sp->dopt);
+    sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
+    sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
+    struct e1000_tx_opts *topt = &sp->topt;
+    e1000_tx_default_opts(topt);
+    topt->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+    if (scenario_bool(sc, "driver", "tx_prefetch")) {
+        topt->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+        topt->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    }
+    topt->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+    topt->gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
+    topt->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+    topt->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+    topt->tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
+    topt->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+    struct pktgen_opts *po = &sp->po;
+    pktgen_default_opts(po);
+    po->count = scenario_uint(sc, "pktgen", "count");
+    po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
+    po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
+    po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
+    po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+    po->src_mac[5] = (uint8_t)(1 + 2 * sp->index);
+    po->dst_mac[5] = (uint8_t)(2 + 2 * sp->index);
+}
+
+/* Which ports run pktgen: "0", "1", "both" (ports 0 and 1), "all". */
+static int pktgen_wanted(const char *ports, int p)
+{
+    if (!strcmp(ports, "all"))
+        return 1;
+    if (!strcmp(ports, "both"))
+        return p < 2;
+    return p == atoi(ports);
+}
+
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)
 {
     memset(sys, 0, sizeof *sys);
@@ -334,108 +451,61 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    sys->ncards = (int)scenario_uint(sc, "system", "cards");
+    sys->nports = 2 * sys->ncards;
 
     const char *ports = scenario_str(sc, "pktgen", "ports");
-    sys->port[0].pktgen_on = strcmp(ports, "1") != 0;
-    sys->port[1].pktgen_on = strcmp(ports, "0") != 0;
-    int nports = sys->port[0].pktgen_on + sys->port[1].pktgen_on;
+    int ntx = 0;
+    for (int p = 0; p < sys->nports; p++) {
+        sim_port *sp = &sys->port[p];
+        sp->index = p;
+        sp->card = &sys->card[p / 2];
+        sp->func = p % 2;
+        sp->pktgen_on = pktgen_wanted(ports, p);
+        ntx += sp->pktgen_on;
+    }
+    if (ntx == 0) {
+        snprintf(err, errlen, "pktgen.ports: '%s' names no port of the %d card(s)", ports, sys->ncards);
+        return -1;
+    }
 
     /* links and captures */
     const char *pcap = scenario_str(sc, "capture", "pcap");
-    link_wire *wires[NIC_RTL_PORTS];
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (sp->pktgen_on && pcap[0]) {
-            if (pcap_path_for(pcap, p, nports, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
+            if (pcap_path_for(pcap, p, ntx, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
                 return -1;
             sp->sink = link_sink_new(sp->pcap_path, err, errlen);
             if (!sp->sink)
                 return -1;
         }
         link_wire_init(&sp->wire, scenario_double(sc, "link", "gbps"), sp->sink);
-        wires[p] = &sp->wire;
     }
 
-    /* the bus */
-    pcix_params bp;
-    pcix_params_default(&bp);
-    bp.mhz = atof(scenario_str(sc, "bus", "mhz"));
-    bp.bus64 = scenario_bool(sc, "bus", "bus64");
-    bp.mmrbc = (unsigned)atoi(scenario_str(sc, "bus", "mmrbc"));
-    bp.max_outstanding_splits = (unsigned)atoi(scenario_str(sc, "bus", "max_splits"));
-    bp.host_read_latency = (ps_t)llround(scenario_double(sc, "bus", "host_read_latency_ns") * 1000);
-    bp.mmio_host_latency = (ps_t)llround(scenario_double(sc, "bus", "mmio_host_latency_ns") * 1000);
-    bp.arb_clocks = (unsigned)scenario_uint(sc, "bus", "arb_clocks");
-    bp.target_response_clocks = (unsigned)scenario_uint(sc, "bus", "target_response_clocks");
-    bp.turnaround_clocks = (unsigned)scenario_uint(sc, "bus", "turnaround_clocks");
-    bp.device_read_wait_clocks = (unsigned)scenario_uint(sc, "bus", "device_read_wait_clocks");
+    for (int i = 0; i < sys->ncards; i++)
+        if (card_build(sys, i, err, errlen) != 0)
+            return -1;
 
-    /* the NIC: STATUS reports the bus it sits on */
-    nic_rtl_straps straps = {
-        .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
-        .pcix_mode = 1,
-        .pcix_speed = bp.mhz > 100.5 ? 2 : bp.mhz > 66.9 ? 1 : 0,
-        .bus64 = (uint8_t)bp.bus64,
-        .pci66 = 1,
-    };
-    if (nic_adapter_init(&sys->nic, &sys->s, sys->mem, scenario_double(sc, "nic", "core_mhz"),
-                         &straps, wires)) {
-        snprintf(err, errlen, "cannot create the RTL model");
-        return -1;
-    }
-    sys->bus = new_bus(sys, &bp);
-    if (!sys->bus) {
-        snprintf(err, errlen, "bad PCI-X parameters");
-        return -1;
-    }
-    sys->hbus = pcix_host_bus(sys->bus);
-    sys->nic.bus = sys->hbus;
-
-    /* CPUs, drivers and apps */
+    /* CPUs and apps: a CPU per pktgen port */
     cpu_profile prof;
     profile_from(sc, &prof);
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
             continue;
-        cpu_init(&sp->cpu.c, p, &prof, 0);
-        sp->cpu.alive = 1;
-        sp->pd.sys = sys;
-        sp->pd.sc = &sp->cpu;
-        sp->pd.cpu = &sp->cpu.c;
-        sp->pd.func = p;
-
-        /* the options; the CPU applies them itself when its app starts */
-        e1000_dev_default_opts(&sp->dopt);
-        sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
-        sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
-        struct e1000_tx_opts *topt = &sp->topt;
-        e1000_tx_default_opts(topt);
-        topt->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
-        if (scenario_bool(sc, "driver", "tx_prefetch")) {
-            topt->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
-            topt->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
-        }
-        topt->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
-        topt->gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
-        topt->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
-        topt->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
-        topt->tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
-        topt->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
-        struct pktgen_opts *po = &sp->po;
-        pktgen_default_opts(po);
-        po->count = scenario_uint(sc, "pktgen", "count");
-        po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
-        po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
-        po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
-        po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
-        po->src_mac[5] = (uint8_t)(1 + 2 * p);
-        po->dst_mac[5] = (uint8_t)(2 + 2 * p);
-        if (coroutine_init(&sp->cpu.co, cpu_app, sp, CPU_STACK_BYTES) != 0) {
+        sim_cpu *c = &sys->cpu[sys->ncpus];
+        c->id = sys->ncpus++;
+        cpu_init(&c->c, c->id, &prof, 0);
+        c->alive = 1;
+        c->ports[c->nports++] = sp;
+        sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+        pktgen_port_options(sc, sp);
+        if (coroutine_init(&c->co, cpu_app, c, CPU_STACK_BYTES) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        sp->co_up = 1;
+        c->co_up = 1;
     }
     return 0;
 }
@@ -449,11 +519,15 @@ static double wall_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint64_t read_stat64(nicsim_system *sys, int f, uint32_t lo, uint32_t hi, ps_t *t)
+static uint32_t read_stat(nicsim_system *sys, sim_port *sp, uint32_t reg, ps_t *t)
 {
-    uint64_t v = system_mmio_read(sys, NULL, f, lo, *t, t);
-    v |= (uint64_t)system_mmio_read(sys, NULL, f, hi, *t, t) << 32;
-    return v;
+    return system_mmio_read(sys, NULL, sp->card, sp->func, reg, *t, t);
+}
+
+static uint64_t read_stat64(nicsim_system *sys, sim_port *sp, uint32_t lo, uint32_t hi, ps_t *t)
+{
+    uint64_t v = read_stat(sys, sp, lo, t);
+    return v | (uint64_t)read_stat(sys, sp, hi, t) << 32;
 }
 
 /* On a terminal, a long run shows how far it has got (stderr only: never
@@ -464,7 +538,7 @@ static void progress(const nicsim_system *sys, double w0, double *last, int *sho
     if (now - *last < 1.0 || !isatty(STDERR_FILENO))
         return;
     uint64_t sent = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         sent += sys->port[p].wire.frames;
     fprintf(stderr, "\rnicsim: %.3f ms simulated, %llu frames sent, %.0f s wall ",
             (double)sys->s.now / 1e9, (unsigned long long)sent, now - w0);
@@ -481,8 +555,8 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
      * (for all of them). */
     for (;;) {
         sim_cpu *next = NULL, *waiting = NULL;
-        for (int p = 0; p < NIC_RTL_PORTS; p++) {
-            sim_cpu *c = &sys->port[p].cpu;
+        for (int i = 0; i < sys->ncpus; i++) {
+            sim_cpu *c = &sys->cpu[i];
             if (!c->alive)
                 continue;
             if (cpu_ready(sys, c)) {
@@ -501,7 +575,7 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         progress(sys, w0, &last, &shown);
         coroutine_resume(&next->co);
     }
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].err[0]) {
             snprintf(err, errlen, "%s", sys->port[p].err);
             return -1;
@@ -509,21 +583,20 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
     /* let the NIC and the wire finish what they hold: run until nothing is
      * left to happen (bounded by max_sim_us) */
     ps_t end = sys->s.now;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
-        if (sys->port[p].pktgen_on && sys->port[p].cpu.c.t > end)
-            end = sys->port[p].cpu.c.t;
+    for (int i = 0; i < sys->ncpus; i++)
+        if (sys->cpu[i].c.t > end)
+            end = sys->cpu[i].c.t;
     run_until(sys, end, NULL, NULL);
     ps_t limit = sys->max_sim > end ? sys->max_sim : end;
     for (;;) {
-        ps_t te = sched_next_time(&sys->s), tc = nic_adapter_next_edge(&sys->nic);
-        ps_t m = te < tc ? te : tc;
+        ps_t m = next_activity(sys);
         if (m == PS_NEVER || m > limit)
             break;
         run_until(sys, m, NULL, NULL);
     }
-    if (sched_next_time(&sys->s) != PS_NEVER || nic_adapter_next_edge(&sys->nic) != PS_NEVER)
+    if (next_activity(sys) != PS_NEVER)
         sys->stopped_early = 1;
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].wire.last_end > end)
             end = sys->port[p].wire.last_end;
     sys->end_time = end;
@@ -533,11 +606,11 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
 
     /* read the statistics registers as e1000_update_stats does (after the run) */
     ps_t t = end;
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
-        sp->gptc = system_mmio_read(sys, NULL, p, E1000_GPTC, t, &t);
-        sp->tpt = system_mmio_read(sys, NULL, p, E1000_TPT, t, &t);
-        sp->gotc = read_stat64(sys, p, E1000_GOTCL, E1000_GOTCH, &t);
+        sp->gptc = read_stat(sys, sp, E1000_GPTC, &t);
+        sp->tpt = read_stat(sys, sp, E1000_TPT, &t);
+        sp->gotc = read_stat64(sys, sp, E1000_GOTCL, E1000_GOTCH, &t);
         sp->irqs_handled = sp->pg.stats.irqs;
     }
     return 0;
@@ -546,7 +619,7 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
 int system_complete(const nicsim_system *sys, char *why, size_t n)
 {
     why[0] = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on || !sp->pg_up)
             continue;
@@ -573,14 +646,15 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
 int system_free(nicsim_system *sys, char *err, size_t errlen)
 {
     int rc = 0;
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    for (int i = 0; i < sys->ncpus; i++)
+        if (sys->cpu[i].co_up)
+            coroutine_free(&sys->cpu[i].co);
+    for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (sp->pg_up)
             pktgen_fini(&sp->pg);
         if (sp->txq_up)
             e1000_txq_teardown(&sp->txq, NULL, NULL);
-        if (sp->co_up)
-            coroutine_free(&sp->cpu.co);
         if (sp->sink) {
             if (link_sink_close(sp->sink) != 0 && rc == 0) {
                 snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));
@@ -589,9 +663,12 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             sp->sink = NULL;
         }
     }
-    nic_adapter_fini(&sys->nic);
-    if (sys->bus)
-        pcix_free(sys->bus);
+    for (int i = 0; i < sys->ncards; i++) {
+        if (sys->card[i].nic_up)
+            nic_adapter_fini(&sys->card[i].nic);
+        if (sys->card[i].bus)
+            pcix_free(sys->card[i].bus);
+    }
     host_mem_free(sys->mem);
     sched_free(&sys->s);
     return rc;

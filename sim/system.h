@@ -27,30 +27,58 @@
 #include "../driver/e1000/e1000_tx.h"
 #include "../driver/apps/pktgen.h"
 
-/* A simulated CPU: its cost model and clock, and the coroutine its app runs in. */
+enum { SYS_MAX_CARDS = 2, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = SYS_MAX_PORTS };
+
 struct nicsim_system;
+struct sim_port;
+
+/* A simulated CPU: its cost model and clock, the coroutine its app runs in,
+ * and the ports its app drives. */
 typedef struct sim_cpu {
+    int id;
     cpu c;
     coroutine co;
+    int co_up;
     int alive;                  /* its app has not finished */
     /* while it waits for device state (an interrupt, a read's data): */
     int blocked;
     int (*cond)(struct nicsim_system *, void *);   /* what it waits for */
     void *cond_ctx;
     ps_t deadline;              /* it gives up waiting then */
+    struct sim_port *ports[SYS_MAX_PORTS];
+    int nports;
 } sim_cpu;
 
+/* One 82546 card: its RTL and adapter, and its own PCI-X segment. */
+typedef struct sim_card {
+    struct nicsim_system *sys;
+    int index;
+    nic_adapter nic;
+    int nic_up;
+    pcix_bus *bus;
+    host_bus hbus;             /* the same bus, as the adapter and the CPUs use it */
+    /* CPU MMIO reads in flight, per function */
+    int rd_waiting[NIC_RTL_PORTS];
+    uint32_t rd_val[NIC_RTL_PORTS];
+    ps_t rd_done[NIC_RTL_PORTS];
+} sim_card;
+
+/* A CPU's handle on one PCI function. */
 struct plat_dev {
     struct nicsim_system *sys;
     sim_cpu *sc;                /* the CPU this handle belongs to */
     cpu *cpu;                   /* == &sc->c: its cost model */
+    sim_card *card;
     int func;
 };
 
+/* One Ethernet port: eth<index> is function index % 2 of card index / 2. */
 typedef struct sim_port {
+    int index;
+    sim_card *card;
+    int func;
     int pktgen_on;
-    struct plat_dev pd;
-    sim_cpu cpu;
+    struct plat_dev pd;         /* the handle of the CPU that drives the port */
     struct e1000_dev_opts dopt;
     struct e1000_tx_opts topt;
     struct pktgen_opts po;
@@ -58,7 +86,7 @@ typedef struct sim_port {
     struct e1000_txq txq;
     struct pktgen pg;
     char err[256];              /* why the port's app could not start */
-    int txq_up, pg_up, co_up;   /* what system_free must undo */
+    int txq_up, pg_up;          /* what system_free must undo */
     link_wire wire;
     link_sink *sink;
     char pcap_path[512];
@@ -71,15 +99,13 @@ typedef struct nicsim_system {
     const scenario *sc;
     sched s;
     host_mem *mem;
-    pcix_bus *bus;
-    host_bus hbus;             /* the same bus, as the adapter and the CPUs use it */
-    nic_adapter nic;
-    sim_port port[NIC_RTL_PORTS];
+    sim_card card[SYS_MAX_CARDS];
+    int ncards;
+    sim_port port[SYS_MAX_PORTS];
+    int nports;                /* 2 per card */
+    sim_cpu cpu[SYS_MAX_CPUS];
+    int ncpus;
     ps_t max_sim;
-    /* CPU MMIO reads in flight, per function */
-    int rd_waiting[NIC_RTL_PORTS];
-    uint32_t rd_val[NIC_RTL_PORTS];
-    ps_t rd_done[NIC_RTL_PORTS];
     ps_t end_time;             /* when the last app finished */
     double wall_seconds;
     int stopped_early;         /* max_sim_us reached */
@@ -104,15 +130,13 @@ int system_free(nicsim_system *sys, char *err, size_t errlen);
 /* Bring every device (and every earlier CPU) up to time t. */
 void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t);
 /* A CPU MMIO read issued at t_issue; returns the value, *t_done = when the CPU has it. */
-uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, int func, uint32_t off, ps_t t_issue,
-                          ps_t *t_done);
-void system_mmio_write(nicsim_system *sys, int func, uint32_t off, uint32_t val, ps_t t);
-/* Wait until function func's interrupt line is asserted (returns that time,
- * never earlier than from) or until deadline (returns deadline). */
-ps_t system_irq_wait(nicsim_system *sys, sim_cpu *self, int func, ps_t from, ps_t deadline, int *seen);
-/* The same for any of n functions; *which = the index of one whose line is
- * asserted (the first), -1 on timeout. */
-ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, const int *funcs, int n, ps_t from,
+uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, sim_card *card, int func, uint32_t off,
+                          ps_t t_issue, ps_t *t_done);
+void system_mmio_write(nicsim_system *sys, sim_card *card, int func, uint32_t off, uint32_t val, ps_t t);
+/* Wait until the interrupt line of any of the n functions is asserted
+ * (returns that time, never earlier than from; *which = the index of the
+ * first such function) or until deadline (returns deadline; *which = -1). */
+ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *const *d, int n, ps_t from,
                          ps_t deadline, int *which);
 
 #endif
