@@ -35,13 +35,23 @@ void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bu
     return host_mem_alloc(d->sys->mem, size, align, bus_addr);
 }
 
+/* Charge an access of n bytes at p through the cache model.  Memory outside
+ * the simulated host memory (an app's private packet template) is not
+ * modelled and costs nothing. */
+static void mem_access(struct plat_dev *d, const void *p, size_t n, int write)
+{
+    uint64_t bus = host_mem_bus_addr(d->sys->mem, p);
+    if (bus)
+        cpu_charge(d->cpu, CPU_CAT_MEM, cache_access(d->sys->caches, d->sc->id, bus, n, write, d->cpu->t));
+}
+
 uint64_t plat_mem_read64(struct plat_dev *d, const void *p)
 {
     /* the device may have written this line: see it as of this CPU's time */
     system_sync(d->sys, d->sc, d->cpu->t);
     uint64_t v;
     memcpy(&v, p, sizeof v);
-    cpu_charge(d->cpu, CPU_CAT_MEM, ns_ps(d->cpu->prof.mem_read_ns));
+    mem_access(d, p, sizeof v, 0);
     return v;
 }
 
@@ -51,7 +61,7 @@ uint64_t plat_mem_read64(struct plat_dev *d, const void *p)
 void plat_mem_write64(struct plat_dev *d, void *p, uint64_t v)
 {
     memcpy(p, &v, sizeof v);
-    cpu_charge(d->cpu, CPU_CAT_MEM, cpu_cycles_ps(d->cpu, d->cpu->prof.store_cycles));
+    mem_access(d, p, sizeof v, 1);
 }
 
 static ps_t copy_cost(const struct plat_dev *d, size_t n)
@@ -62,6 +72,7 @@ static ps_t copy_cost(const struct plat_dev *d, size_t n)
 void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n)
 {
     memcpy(dst, src, n);
+    mem_access(d, dst, n, 1);
     cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
 }
 
@@ -69,14 +80,13 @@ void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n
 {
     system_sync(d->sys, d->sc, d->cpu->t);
     memcpy(dst, src, n);
+    mem_access(d, src, n, 0);
     cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
 }
 
 void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
 {
-    (void)p;
-    (void)write;
-    cpu_charge(d->cpu, CPU_CAT_MEM, copy_cost(d, n));
+    mem_access(d, p, n, write);
 }
 
 void plat_wmb(struct plat_dev *d)
@@ -96,7 +106,9 @@ void plat_mb(struct plat_dev *d)
 
 void plat_prefetch(struct plat_dev *d, const void *p)
 {
-    (void)p;
+    uint64_t bus = host_mem_bus_addr(d->sys->mem, p);
+    if (bus)
+        cache_prefetch(d->sys->caches, d->sc->id, bus, d->cpu->t);
     cpu_charge(d->cpu, CPU_CAT_MEM, cpu_cycles_ps(d->cpu, d->cpu->prof.prefetch_cycles));
 }
 

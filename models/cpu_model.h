@@ -2,12 +2,11 @@
  * modelled costs, and an account of where its time went.
  *
  * Costs come from a profile (documented in docs/models.md, "CPU cost
- * profile"): clock, the CPU-side cost of a posted MMIO write, the latency of
- * a read of memory a device has written (a cache miss: DMA invalidated the
- * line), stores, barriers, interrupt entry/exit, and named fixed costs for
- * work the model does not run instruction by instruction (pktgen's per-packet
- * host work, skb alloc/free).  The cache hierarchy that refines the memory
- * costs arrives with the receive path (issue 3). */
+ * profile"): clock, the CPU-side cost of a posted MMIO write, copies,
+ * barriers, interrupt entry/exit, and named fixed costs for work the model
+ * does not run instruction by instruction (pktgen's per-packet host work, skb
+ * alloc/free, the stack).  Memory accesses are charged by the cache model
+ * (models/cache_model.h). */
 #ifndef NICSIM_CPU_MODEL_H
 #define NICSIM_CPU_MODEL_H
 #include <stdint.h>
@@ -36,9 +35,8 @@ typedef struct cpu_named_cost {
 typedef struct cpu_profile {
     double mhz;
     double mmio_write_ns;     /* CPU stall to issue one uncached (posted) store */
-    double mem_read_ns;       /* load of a line a device wrote: a miss to memory */
-    double store_cycles;      /* one 8-byte store to a descriptor or buffer */
-    double copy_cycles_per_line; /* 64 bytes copied into or out of DMA memory */
+    double copy_cycles_per_line; /* the instructions of copying 64 bytes (the cache
+                                    model charges the memory accesses) */
     double wmb_cycles, rmb_cycles, mb_cycles, prefetch_cycles;
     double irq_entry_ns, irq_exit_ns;
     cpu_named_cost named[CPU_MAX_NAMED];

@@ -30,9 +30,9 @@ const scenario_key nicsim_keys[] = {
 
     { "cpu",    "mhz",              SCN_DOUBLE, "1600",      "1",    "100000",  NULL, "CPU clock" },
     { "cpu",    "mmio_write_ns",    SCN_DOUBLE, "250",       "0",    "100000",  NULL, "CPU stall to issue one posted (uncached) MMIO write" },
-    { "cpu",    "mem_read_ns",      SCN_DOUBLE, "90",        "0",    "100000",  NULL, "load of a line a device wrote (DMA invalidated it): memory latency" },
-    { "cpu",    "store_cycles",     SCN_DOUBLE, "2",         "0",    "100000",  NULL, "one 8-byte store to DMA memory" },
-    { "cpu",    "copy_cycles_per_line", SCN_DOUBLE, "20",    "0",    "100000",  NULL, "64 bytes copied into or out of DMA memory" },
+    { "cpu",    "cache",            SCN_ENUM,   "opteron-1.6ghz", NULL, NULL,   "opteron-1.6ghz", "cache hierarchy profile (models/cache_model.c: sizes, ways, latencies)" },
+    { "cpu",    "mem_ns",           SCN_DOUBLE, "80",        "1",    "100000",  NULL, "memory latency of a cache miss (overrides the cache profile's)" },
+    { "cpu",    "copy_cycles_per_line", SCN_DOUBLE, "20",    "0",    "100000",  NULL, "the instructions of copying 64 bytes (memory accesses are charged by the cache model)" },
     { "cpu",    "wmb_cycles",       SCN_DOUBLE, "20",        "0",    "100000",  NULL, "write barrier (sfence)" },
     { "cpu",    "rmb_cycles",       SCN_DOUBLE, "10",        "0",    "100000",  NULL, "read barrier (lfence)" },
     { "cpu",    "mb_cycles",        SCN_DOUBLE, "40",        "0",    "100000",  NULL, "full barrier (mfence)" },

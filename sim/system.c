@@ -276,13 +276,21 @@ ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *con
 /* ---------------- the bus: device-side callbacks go to the adapter, the
  * CPU-side one (a read's data reaching the CPU) to the system ---------------- */
 
+/* A device read sees the CPUs' dirty lines (they are snooped); a device
+ * write invalidates every CPU's copy of the lines it covers, so the next CPU
+ * read of a descriptor or a packet misses: that is what makes them costly. */
 static void cb_read_data(void *ctx, int f, uint32_t tag, uint64_t a, uint32_t l, int last, ps_t t)
 {
-    nic_adapter_read_data(&((sim_card *)ctx)->nic, f, tag, a, l, last, t);
+    sim_card *card = ctx;
+    cache_dma_read(card->sys->caches, a, l);
+    nic_adapter_read_data(&card->nic, f, tag, a, l, last, t);
 }
 static void cb_write_done(void *ctx, int f, uint32_t tag, ps_t t)
 {
-    nic_adapter_write_done(&((sim_card *)ctx)->nic, f, tag, t);
+    sim_card *card = ctx;
+    const nic_dma_write *w = &card->nic.wr[tag % NIC_WR_SLOTS];
+    cache_dma_write(card->sys->caches, w->addr, w->len);
+    nic_adapter_write_done(&card->nic, f, tag, t);
 }
 static void cb_mmio_write(void *ctx, int f, uint32_t off, uint32_t val, ps_t t)
 {
@@ -313,8 +321,6 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     memset(p, 0, sizeof *p);
     p->mhz = scenario_double(sc, "cpu", "mhz");
     p->mmio_write_ns = scenario_double(sc, "cpu", "mmio_write_ns");
-    p->mem_read_ns = scenario_double(sc, "cpu", "mem_read_ns");
-    p->store_cycles = scenario_double(sc, "cpu", "store_cycles");
     p->copy_cycles_per_line = scenario_double(sc, "cpu", "copy_cycles_per_line");
     p->wmb_cycles = scenario_double(sc, "cpu", "wmb_cycles");
     p->rmb_cycles = scenario_double(sc, "cpu", "rmb_cycles");
@@ -490,6 +496,17 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     /* CPUs and apps: a CPU per pktgen port */
     cpu_profile prof;
     profile_from(sc, &prof);
+    cache_profile cp;
+    if (cache_profile_by_name(scenario_str(sc, "cpu", "cache"), &cp) != 0) {
+        snprintf(err, errlen, "cpu.cache: unknown profile '%s'", scenario_str(sc, "cpu", "cache"));
+        return -1;
+    }
+    cp.mem_ns = scenario_double(sc, "cpu", "mem_ns");
+    sys->caches = cache_hier_new(&cp, SYS_MAX_CPUS, prof.mhz);
+    if (!sys->caches) {
+        snprintf(err, errlen, "cpu: bad cache profile (%s)", cache_profile_check(&cp));
+        return -1;
+    }
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
@@ -670,6 +687,8 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             pcix_free(sys->card[i].bus);
     }
     host_mem_free(sys->mem);
+    if (sys->caches)
+        cache_hier_free(sys->caches);
     sched_free(&sys->s);
     return rc;
 }

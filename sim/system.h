@@ -19,6 +19,7 @@
 #include "scenario.h"
 #include "nic_adapter.h"
 #include "../models/cpu_model.h"
+#include "../models/cache_model.h"
 #include "../models/host_mem.h"
 #include "../models/link_wire.h"
 #include "../models/link_sink.h"
@@ -105,6 +106,7 @@ typedef struct nicsim_system {
     int nports;                /* 2 per card */
     sim_cpu cpu[SYS_MAX_CPUS];
     int ncpus;
+    cache_hier *caches;        /* every CPU's L1D and L2 */
     ps_t max_sim;
     ps_t end_time;             /* when the last app finished */
     double wall_seconds;
