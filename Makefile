@@ -85,6 +85,8 @@ $(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
 
 # Unit tests of the driver core bring the fake platform.
 TEST_EXTRA_e1000_tx := testbench/unit/plat_fake.c
+TEST_EXTRA_e1000_rx := testbench/unit/plat_fake.c
+TEST_EXTRA_router := testbench/unit/plat_fake.c
 TEST_EXTRA_pktgen := testbench/unit/plat_fake.c
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*) $(NICSIM_LIB) $(RTL_LIB)

@@ -103,6 +103,27 @@ uint32_t e1000_irq_handle(struct e1000_dev *dev)
     return icr;
 }
 
+static int crosses_64k(uint64_t bus, size_t len)
+{
+    return (bus >> 16) != ((bus + len - 1) >> 16);
+}
+
+void *e1000_ring_alloc(struct plat_dev *pd, uint32_t descs, const char *what,
+                       size_t *ring_bytes, uint64_t *bus)
+{
+    size_t bytes = ((size_t)descs * E1000_DESC_BYTES + 4095u) & ~(size_t)4095u;
+    *ring_bytes = bytes;
+    void *ring = plat_dma_alloc(pd, bytes, 4096, bus);
+    if (ring && crosses_64k(*bus, bytes)) {
+        /* As Linux: allocate again where it cannot cross.  The first block
+         * is not returned (plat.h has no free); it is at most 64 KB. */
+        plat_log(pd, "e1000: %s ring at 0x%llx crosses 64 KB; reallocating", what,
+                 (unsigned long long)*bus);
+        ring = plat_dma_alloc(pd, bytes, 65536, bus);
+    }
+    return ring;
+}
+
 const char *e1000_dev_bus_str(const struct e1000_dev *dev, char *buf, size_t n)
 {
     uint32_t s = dev->status;

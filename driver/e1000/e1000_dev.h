@@ -57,6 +57,14 @@ int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
  * cause bits (E1000_ICR_*); 0 means the interrupt was not ours. */
 uint32_t e1000_irq_handle(struct e1000_dev *dev);
 
+/* Descriptor ring memory as Linux allocates it: bytes rounded up to 4 KB
+ * (*ring_bytes), 4 KB aligned, and allocated again at 64 KB alignment when
+ * it crosses a 64 KB boundary (82545/82546 errata 23, Linux's
+ * e1000_check_64k_bound; logged with what, e.g. "TX").  The first block is
+ * not returned: plat.h has no free.  NULL when out of memory. */
+void *e1000_ring_alloc(struct plat_dev *pd, uint32_t descs, const char *what,
+                       size_t *ring_bytes, uint64_t *bus);
+
 /* The bus as STATUS reports it, in the Linux log's words, e.g.
  * "PCI-X:133MHz:64-bit".  Returns buf. */
 const char *e1000_dev_bus_str(const struct e1000_dev *dev, char *buf, size_t n);

@@ -374,6 +374,9 @@ struct e1000_rx_desc {
 #define E1000_RXD_ERR_TCPE    0x20u
 #define E1000_RXD_ERR_IPE     0x40u
 #define E1000_RXD_ERR_RXE     0x80u
+/* Errors that make Linux drop the frame (checksum errors TCPE/IPE do not) */
+#define E1000_RXD_ERR_FRAME_ERR_MASK (E1000_RXD_ERR_CE | E1000_RXD_ERR_SE | E1000_RXD_ERR_SEQ | \
+                                      E1000_RXD_ERR_CXE | E1000_RXD_ERR_RXE)
 #define E1000_RXD_SPECIAL_VID_MASK 0x0FFFu
 #define E1000_RXD_SPECIAL_CFI      0x1000u
 #define E1000_RXD_SPECIAL_PRI_SHIFT 13

@@ -58,13 +58,6 @@ static int opts_valid(const struct e1000_tx_opts *o)
            o->max_frame_len >= 1;
 }
 
-/* Linux's e1000_check_64k_bound: 82545/82546 (before rev 3) rings must not
- * cross a 64 KB boundary (errata 23). */
-static int crosses_64k(uint64_t bus, size_t len)
-{
-    return (bus >> 16) != ((bus + len - 1) >> 16);
-}
-
 int e1000_txq_setup(struct e1000_txq *q, struct e1000_dev *dev,
                     const struct e1000_tx_opts *o)
 {
@@ -88,15 +81,7 @@ int e1000_txq_setup(struct e1000_txq *q, struct e1000_dev *dev,
         return E1000_ERR_PARAM;         /* a maximal frame could never be queued */
     q->ide_cmd = (o->ide && o->tidv != 0) ? E1000_TXD_CMD_IDE : 0;
 
-    q->ring_bytes = ((size_t)q->count * E1000_DESC_BYTES + 4095u) & ~(size_t)4095u;
-    q->ring = plat_dma_alloc(pd, q->ring_bytes, 4096, &q->ring_bus);
-    if (q->ring && crosses_64k(q->ring_bus, q->ring_bytes)) {
-        /* As Linux: allocate again where it cannot cross.  The first block
-         * is not returned (plat.h has no free); it is at most 64 KB. */
-        plat_log(pd, "e1000: TX ring at 0x%llx crosses 64 KB; reallocating",
-                 (unsigned long long)q->ring_bus);
-        q->ring = plat_dma_alloc(pd, q->ring_bytes, 65536, &q->ring_bus);
-    }
+    q->ring = e1000_ring_alloc(pd, q->count, "TX", &q->ring_bytes, &q->ring_bus);
     q->slot = calloc(q->count, sizeof *q->slot);
     q->rs_fifo = calloc(q->count, sizeof *q->rs_fifo);
     if (!q->ring || !q->slot || !q->rs_fifo) {

@@ -28,6 +28,21 @@ struct plat_dev *fake_create(void)
     return d;
 }
 
+struct plat_dev *fake_create_sibling(struct plat_dev *owner)
+{
+    struct plat_dev *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    while (owner->arena_owner)
+        owner = owner->arena_owner;
+    d->arena_owner = owner;
+    d->arena = owner->arena;
+    d->arena_size = owner->arena_size;
+    d->irq_latency_ns = owner->irq_latency_ns;
+    d->verbose = owner->verbose;
+    return d;
+}
+
 void fake_destroy(struct plat_dev *d)
 {
     if (!d)
@@ -105,6 +120,8 @@ uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
         }
     } else if (reg == E1000_TDH) {
         v = d->nic_tdh;
+    } else if (reg == E1000_RDH) {
+        v = d->nic_rdh;
     }
     if (d->read_hook)
         v = d->read_hook(d, reg, v, d->read_hook_arg);
@@ -127,6 +144,7 @@ void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
             d->rst_reads_seen = 0;
         break;
     case E1000_TDH: *r = val; d->nic_tdh = val; break;
+    case E1000_RDH: *r = val; d->nic_rdh = val; break;
     case E1000_TDT:
         *r = val;
         if (d->nic_mode == FAKE_NIC_ON_TDT)
@@ -149,12 +167,18 @@ void *fake_bus_to_host(struct plat_dev *d, uint64_t bus, size_t len)
 
 void fake_arena_seek(struct plat_dev *d, size_t off)
 {
+    if (d->arena_owner) {
+        fake_arena_seek(d->arena_owner, off);
+        return;
+    }
     if (off > d->arena_used && off <= d->arena_size)
         d->arena_used = off;
 }
 
 void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bus_addr)
 {
+    if (d->arena_owner)
+        return plat_dma_alloc(d->arena_owner, size, align, bus_addr);
     if (align == 0)
         align = 1;
     size_t off = (d->arena_used + align - 1) / align * align;
@@ -199,6 +223,7 @@ void plat_mem_copy_to(struct plat_dev *d, void *dst, const void *src, size_t n)
     if (in_arena(d, dst, n))
         memcpy(dst, src, n);
     d->copy_to_bytes += n;
+    log_add(d, FAKE_COPY_TO, 0, (uint32_t)n, dst, n);
 }
 
 void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n)
@@ -206,13 +231,18 @@ void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n
     if (in_arena(d, src, n))
         memcpy(dst, src, n);
     d->copy_from_bytes += n;
+    log_add(d, FAKE_COPY_FROM, 0, (uint32_t)n, src, n);
 }
 
 /* ---- ordering ---- */
 void plat_wmb(struct plat_dev *d) { d->wmbs++; log_add(d, FAKE_WMB, 0, 0, NULL, 0); }
 void plat_rmb(struct plat_dev *d) { d->rmbs++; log_add(d, FAKE_RMB, 0, 0, NULL, 0); }
 void plat_mb(struct plat_dev *d) { d->mbs++; log_add(d, FAKE_MB, 0, 0, NULL, 0); }
-void plat_prefetch(struct plat_dev *d, const void *p) { (void)p; d->prefetches++; }
+void plat_prefetch(struct plat_dev *d, const void *p)
+{
+    d->prefetches++;
+    log_add(d, FAKE_PREFETCH, 0, 0, p, 0);
+}
 
 /* ---- named costs ---- */
 static int cost_find(const struct plat_dev *d, const char *name)
@@ -263,19 +293,32 @@ void plat_count_packets(struct plat_dev *d, uint64_t n)
 
 void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
 {
-    (void)p;
-    (void)n;
-    (void)write;
+    in_arena(d, p, n);
     d->touches++;
+    d->touch_bytes += n;
+    log_add(d, FAKE_TOUCH, write != 0, (uint32_t)n, p, n);
 }
 
 /* ---- interrupts and time ---- */
-int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
+/* What happens on a device while a CPU waits for it: the hook, and the TX
+ * engine in FAKE_NIC_ON_IRQ_WAIT mode. */
+static void wait_side_effects(struct plat_dev *d)
 {
     d->irq_waits++;
+    if (d->irq_wait_hook)
+        d->irq_wait_hook(d, d->irq_wait_hook_arg);
     if (d->nic_mode == FAKE_NIC_ON_IRQ_WAIT)
         fake_nic_tx_run(d, ~0u);
-    if (d->regs[E1000_ICR / 4] & d->regs[E1000_IMS / 4]) {
+}
+
+static int irq_pending(const struct plat_dev *d)
+{
+    return (d->regs[E1000_ICR / 4] & d->regs[E1000_IMS / 4]) != 0;
+}
+
+static int wait_result(struct plat_dev *d, int pending, uint64_t timeout_ns)
+{
+    if (pending) {
         d->now_ns += d->irq_latency_ns < timeout_ns ? d->irq_latency_ns : timeout_ns;
         return 1;
     }
@@ -283,14 +326,26 @@ int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
     return 0;
 }
 
+int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
+{
+    wait_side_effects(d);
+    return wait_result(d, irq_pending(d), timeout_ns);
+}
+
 int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
 {
-    /* fake devices are independent: the first one with a pending cause wins;
-     * time passes once, on the first device's clock */
+    /* fake devices are independent: every one gets its wait side effects,
+     * then the first one with a pending cause wins; time passes once, on
+     * the first device's clock */
+    if (n < 1)
+        return -1;
     for (int i = 0; i < n; i++)
-        if (d[i]->regs[E1000_ICR / 4] & d[i]->regs[E1000_IMS / 4])
-            return plat_irq_wait(d[i], timeout_ns) ? i : -1;
-    return plat_irq_wait(d[0], timeout_ns) ? 0 : -1;
+        wait_side_effects(d[i]);
+    for (int i = 0; i < n; i++)
+        if (irq_pending(d[i]))
+            return wait_result(d[0], 1, timeout_ns) ? i : -1;
+    wait_result(d[0], 0, timeout_ns);
+    return -1;
 }
 
 void plat_delay_ns(struct plat_dev *d, uint64_t ns)
@@ -398,4 +453,96 @@ unsigned fake_nic_tx_run(struct plat_dev *d, unsigned max)
     if (n && d->nic_tdh == tdt)
         d->regs[E1000_ICR / 4] |= E1000_ICR_TXQE;
     return n;
+}
+
+/* ---- the fake NIC's RX engine ---- */
+static uint8_t *rx_ring(struct plat_dev *d, uint32_t *count)
+{
+    uint64_t base = (uint64_t)fake_reg_get(d, E1000_RDBAH) << 32 | fake_reg_get(d, E1000_RDBAL);
+    *count = fake_reg_get(d, E1000_RDLEN) / 16;
+    if (*count == 0)
+        return NULL;
+    return fake_bus_to_host(d, base, (size_t)*count * 16);
+}
+
+uint32_t fake_nic_rx_avail(const struct plat_dev *d)
+{
+    uint32_t count = fake_reg_get(d, E1000_RDLEN) / 16;
+    if (count == 0)
+        return 0;
+    return (fake_reg_get(d, E1000_RDT) + count - d->nic_rdh) % count;
+}
+
+static uint32_t rx_bsize(uint32_t rctl)
+{
+    static const uint32_t sz[4] = { 2048, 1024, 512, 256 };
+    uint32_t b = sz[(rctl & E1000_RCTL_BSIZE_MASK) >> 16];
+    if ((rctl & E1000_RCTL_BSEX) && b != 2048)
+        b *= 16;
+    return b;
+}
+
+static void rx_writeback(struct plat_dev *d, uint8_t *desc, uint32_t len, uint8_t status,
+                         uint8_t errors)
+{
+    uint64_t qw1 = (uint64_t)len | (uint64_t)(status | E1000_RXD_STAT_DD) << E1000_RXD_STATUS_SHIFT |
+                   (uint64_t)errors << E1000_RXD_ERRORS_SHIFT;
+    memcpy(desc + 8, &qw1, 8);
+    d->rx_descs++;
+}
+
+unsigned fake_nic_rx(struct plat_dev *d, const void *frame, uint32_t len, uint8_t errors)
+{
+    uint32_t rctl = fake_reg_get(d, E1000_RCTL), count;
+    uint8_t *ring = rx_ring(d, &count);
+    if (!(rctl & E1000_RCTL_EN) || !ring)
+        return 0;
+    uint32_t bsize = rx_bsize(rctl);
+    uint32_t total = len + ((rctl & E1000_RCTL_SECRC) ? 0 : 4);
+    uint32_t ndesc = (total + bsize - 1) / bsize;
+    if (ndesc == 0 || fake_nic_rx_avail(d) < ndesc) {
+        d->rx_missed++;
+        return 0;
+    }
+    uint8_t *buf = malloc(total);
+    if (!buf)
+        abort();
+    memcpy(buf, frame, len);
+    memset(buf + len, 0xFC, total - len);       /* stand-in FCS */
+    uint32_t off = 0;
+    for (uint32_t k = 0; k < ndesc; k++) {
+        uint8_t *desc = ring + (size_t)d->nic_rdh * 16;
+        uint64_t addr;
+        memcpy(&addr, desc, 8);
+        uint32_t chunk = total - off < bsize ? total - off : bsize;
+        uint8_t *dst = fake_bus_to_host(d, addr, chunk);
+        if (dst)
+            memcpy(dst, buf + off, chunk);
+        else
+            d->nic_errors++;
+        int last = k == ndesc - 1;
+        rx_writeback(d, desc, chunk, last ? E1000_RXD_STAT_EOP : 0, last ? errors : 0);
+        off += chunk;
+        d->nic_rdh = (d->nic_rdh + 1) % count;
+    }
+    free(buf);
+    fake_reg_set(d, E1000_RDH, d->nic_rdh);
+    d->rx_frames++;
+    d->regs[E1000_ICR / 4] |= E1000_ICR_RXT0;
+    return ndesc;
+}
+
+unsigned fake_nic_rx_desc(struct plat_dev *d, uint16_t len, uint8_t status, uint8_t errors)
+{
+    uint32_t count;
+    uint8_t *ring = rx_ring(d, &count);
+    if (!ring || fake_nic_rx_avail(d) < 1) {
+        d->rx_missed++;
+        return 0;
+    }
+    rx_writeback(d, ring + (size_t)d->nic_rdh * 16, len, status, errors);
+    d->nic_rdh = (d->nic_rdh + 1) % count;
+    fake_reg_set(d, E1000_RDH, d->nic_rdh);
+    d->regs[E1000_ICR / 4] |= E1000_ICR_RXT0;
+    return 1;
 }

@@ -12,7 +12,12 @@
  *   - A tiny e1000 TX engine (fake_nic_tx_run) that walks descriptors from
  *     TDH to TDT, captures the frames and writes DD back on RS descriptors;
  *     it can run on each TDT write, on each plat_irq_wait, or only when a
- *     test calls it. */
+ *     test calls it.
+ *   - A tiny e1000 RX engine (fake_nic_rx, fake_nic_rx_desc) that writes
+ *     frames into the descriptors from RDH towards RDT and sets DD.
+ *   - Sibling devices (fake_create_sibling): several ports of one host that
+ *     share one DMA arena, so a buffer received on one can be sent on
+ *     another. */
 #ifndef NICSIM_PLAT_FAKE_H
 #define NICSIM_PLAT_FAKE_H
 #include <stdint.h>
@@ -23,10 +28,14 @@
 #define FAKE_REGS_BYTES 0x20000u
 #define FAKE_MAX_COSTS  32
 
-enum fake_kind { FAKE_W32, FAKE_R32, FAKE_WMB, FAKE_RMB, FAKE_MB, FAKE_MEMW, FAKE_MEMR };
+enum fake_kind { FAKE_W32, FAKE_R32, FAKE_WMB, FAKE_RMB, FAKE_MB, FAKE_MEMW, FAKE_MEMR,
+                 FAKE_PREFETCH, FAKE_TOUCH, FAKE_COPY_TO, FAKE_COPY_FROM };
 
 /* One logged access.  For FAKE_MEMW/FAKE_MEMR, addr is the host pointer as
- * an integer and val the low 32 bits of the qword. */
+ * an integer and val the low 32 bits of the qword.  For FAKE_PREFETCH, addr
+ * is the address prefetched.  For FAKE_TOUCH, addr/val are the range and its
+ * length and reg is the write flag.  For FAKE_COPY_TO/FAKE_COPY_FROM, addr is
+ * the DMA-memory side of the copy and val its length. */
 struct fake_access {
     uint64_t order;     /* position in the log, from 0 */
     enum fake_kind kind;
@@ -56,8 +65,9 @@ struct plat_dev {
 
     /* DMA arena */
     uint8_t *arena;             /* 64 KB aligned, inside arena_raw */
-    void *arena_raw;
+    void *arena_raw;            /* NULL on a sibling (the arena is its owner's) */
     size_t arena_size, arena_used;
+    struct plat_dev *arena_owner;   /* a sibling allocates from its owner */
 
     /* ordered access log */
     struct fake_access *log;
@@ -76,6 +86,12 @@ struct plat_dev {
     uint64_t bad_accesses;  /* accesses outside the arena */
     uint64_t delays, irq_waits;
     uint64_t touches;                  /* plat_mem_touch calls */
+    uint64_t touch_bytes;              /* bytes they covered */
+
+    /* called at the start of every plat_irq_wait / plat_irq_wait_any on
+     * this device (e.g. to make frames arrive while the CPU waits) */
+    void (*irq_wait_hook)(struct plat_dev *d, void *arg);
+    void *irq_wait_hook_arg;
 
     /* time */
     uint64_t now_ns;
@@ -100,9 +116,19 @@ struct plat_dev {
     uint64_t cur_bus_first;
     unsigned cur_ndesc;
     uint64_t nic_descs, nic_errors;
+
+    /* the fake NIC's RX engine */
+    uint32_t nic_rdh;
+    uint64_t rx_frames;         /* frames written into descriptors */
+    uint64_t rx_descs;          /* descriptors written back */
+    uint64_t rx_missed;         /* frames refused: too few descriptors (MPC) */
 };
 
 struct plat_dev *fake_create(void);
+/* Another port of the same host: its own registers, log, clock and NIC
+ * engines, but DMA memory from owner's arena (same bus addresses).  Destroy
+ * siblings before their owner. */
+struct plat_dev *fake_create_sibling(struct plat_dev *owner);
 void fake_destroy(struct plat_dev *d);
 
 /* Registers as the device would hold them. */
@@ -133,5 +159,20 @@ void fake_set_dd(struct plat_dev *d, void *desc);
  * DD; ICR gets TXDW when one was written back and TXQE when TDH reaches TDT.
  * Returns descriptors processed. */
 unsigned fake_nic_tx_run(struct plat_dev *d, unsigned max);
+
+/* The RX engine.  Writes one frame of len bytes (without FCS) into the
+ * descriptors from RDH on, as the 8254x does (only while RCTL.EN is set):
+ * the buffer gets the frame plus a 4-byte FCS (unless RCTL.SECRC), split
+ * over as many descriptors as RCTL.BSIZE needs; each descriptor's write-back
+ * qword gets its length and DD, the last one EOP and errors.  ICR gets RXT0.
+ * Returns the descriptors used, or 0 when the NIC owns too few (between RDH
+ * and RDT): nothing is written and rx_missed counts it. */
+unsigned fake_nic_rx(struct plat_dev *d, const void *frame, uint32_t len, uint8_t errors);
+/* Write back one descriptor at RDH with exactly this length, status (DD is
+ * added) and errors, without touching its buffer.  Returns 1, or 0 when the
+ * NIC owns no descriptor. */
+unsigned fake_nic_rx_desc(struct plat_dev *d, uint16_t len, uint8_t status, uint8_t errors);
+/* Descriptors the fake NIC owns: RDT - RDH modulo the ring size. */
+uint32_t fake_nic_rx_avail(const struct plat_dev *d);
 
 #endif

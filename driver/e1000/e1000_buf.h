@@ -1,0 +1,87 @@
+/* Packet buffers: the driver core's model of the kernel's skb allocator.
+ *
+ * A buffer is a data area the NIC can DMA into or out of (RX buffers of
+ * E1000_BUF_SIZE = 2048 bytes, RCTL.BSIZE 2048; or "small" buffers for
+ * copybreak copies) plus a metadata area of E1000_BUF_META_BYTES that stands
+ * for the struct sk_buff and its shared info.  Both live in modelled memory
+ * (plat_dma_alloc), so the simulator's cache model sees the CPU touch them.
+ *
+ * plat.h has no free: the pool grows in chunks of E1000_BUF_CHUNK buffers
+ * when its free list is empty (up to max_bufs, 0 = no limit) and recycles
+ * freed buffers LIFO, as a slab's per-CPU cache hands back the most recently
+ * freed (cache-warm) object first.
+ *
+ * Named costs (plat_cost_id), each with real memory touches:
+ *   "skb_alloc"        e1000_buf_alloc:       + the metadata written (256 B)
+ *   "skb_alloc_small"  e1000_buf_alloc_small: + the metadata written (256 B)
+ *   "skb_free"         e1000_buf_free:        + 64 B of metadata read and written
+ * The host-side bookkeeping (struct e1000_buf, the free list) is plain
+ * memory and costs nothing. */
+#ifndef NICSIM_E1000_BUF_H
+#define NICSIM_E1000_BUF_H
+#include <stdint.h>
+#include <stddef.h>
+#include "../plat.h"
+
+#define E1000_BUF_SIZE        2048u  /* RX buffer: RCTL.BSIZE 2048 (BSEX 0) */
+#define E1000_BUF_META_BYTES  256u   /* sk_buff + skb_shared_info stand-in (4 lines) */
+#define E1000_BUF_ALLOC_TOUCH 256u   /* metadata bytes written by an allocation */
+#define E1000_BUF_FREE_TOUCH  64u    /* metadata bytes read+written by a free */
+#define E1000_BUF_CHUNK       64u    /* buffers added per pool growth */
+
+struct e1000_bufpool;
+
+struct e1000_buf {
+    void *data;                 /* data area (modelled memory, 64-byte aligned) */
+    uint64_t bus;               /* its bus address */
+    void *meta;                 /* metadata area (modelled memory) */
+    uint32_t size;              /* bytes in the data area */
+    uint8_t small;              /* 1 = a small (copybreak) buffer */
+    uint8_t in_use;             /* 1 = handed out by alloc, 0 = on the free list */
+    struct e1000_buf *next;     /* free list */
+    struct e1000_bufpool *pool; /* where e1000_buf_free returns it */
+};
+
+struct e1000_bufpool_stats {
+    uint64_t allocs;            /* e1000_buf_alloc that returned a buffer */
+    uint64_t small_allocs;      /* e1000_buf_alloc_small that returned a buffer */
+    uint64_t frees;             /* e1000_buf_free calls */
+    uint64_t fails;             /* allocations refused (max_bufs reached or no memory) */
+    uint64_t grows;             /* chunks allocated */
+};
+
+struct e1000_bufpool_chunk;
+
+struct e1000_bufpool {
+    struct plat_dev *pd;        /* memory is allocated, and costs charged, through it */
+    uint32_t small_size;        /* data bytes of a small buffer; 0 = no small buffers */
+    uint32_t max_bufs;          /* buffers of both kinds together; 0 = no limit */
+    uint32_t nbufs;             /* buffers created so far */
+    uint32_t in_use;            /* buffers handed out and not freed */
+    struct e1000_buf *free_big, *free_small;
+    struct e1000_bufpool_chunk *chunks;
+    plat_cost c_alloc, c_alloc_small, c_free;
+    struct e1000_bufpool_stats stats;
+};
+
+/* An empty pool.  small_size (rounded up to 64) sizes the copybreak buffers;
+ * 0 means the pool hands out none.  Returns 0 or E1000_ERR_PARAM. */
+int e1000_bufpool_init(struct e1000_bufpool *p, struct plat_dev *pd, uint32_t small_size,
+                       uint32_t max_bufs);
+
+/* Free the host bookkeeping; the DMA memory stays (plat.h has no free).
+ * Buffers still handed out become invalid. */
+void e1000_bufpool_fini(struct e1000_bufpool *p);
+
+/* A 2048-byte buffer ("skb_alloc"), or NULL (stats.fails). */
+struct e1000_buf *e1000_buf_alloc(struct e1000_bufpool *p);
+
+/* A small buffer ("skb_alloc_small"), or NULL (stats.fails; also when the
+ * pool has no small buffers). */
+struct e1000_buf *e1000_buf_alloc_small(struct e1000_bufpool *p);
+
+/* Give a buffer back to its pool ("skb_free"), charged through pd (the CPU
+ * that frees it; NULL = the pool's). */
+void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b);
+
+#endif
