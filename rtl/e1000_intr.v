@@ -32,14 +32,23 @@ module e1000_intr (
     assign busy       = fire || (irq && !pending);
     assign next_timer = (pending && !irq && itr_cnt != 0) ? {2'b0, itr_cnt} : 18'h3FFFF;
 
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it,
+    // copied at every edge; the copies avoid that.  Behaviour is unchanged.
+    reg [31:0] icr_c;
+    reg [31:0] ims_c;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        icr_c = icr; ims_c = ims;
         if (rst) begin
             icr <= 0; ims <= 0; itr <= 0; irq <= 0; itr_cnt <= 0;
         end else begin
-            icr <= (icr & ~(icr_read ? icr : 32'd0) & ~(icr_wr ? wdata : 32'd0))
+            icr <= (icr_c & ~(icr_read ? icr_c : 32'd0) & ~(icr_wr ? wdata : 32'd0))
                  | cause_set | (ics_wr ? wdata : 32'd0);
-            if (ims_wr) ims <= ims | wdata;
-            else if (imc_wr) ims <= ims & ~wdata;
+            if (ims_wr) ims <= ims_c | wdata;
+            else if (imc_wr) ims <= ims_c & ~wdata;
             if (itr_wr) itr <= wdata[15:0];
             itr_cnt <= cnt_now;
             if (icr_read) begin
@@ -54,4 +63,5 @@ module e1000_intr (
             end
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

@@ -37,7 +37,30 @@ module e1000_regs #(
     output wire        gran,
     output reg  [15:0] tidv,
     output reg  [15:0] tadv,
-    output wire [16:0] tx_buf_bytes,     // TX share of the 64 KiB packet memory
+    output reg  [16:0] tx_buf_bytes,     // TX share of the 64 KiB packet memory
+    // RX configuration
+    output wire        rx_en,
+    output wire        rx_sbp,
+    output wire        rx_mpe,
+    output wire        rx_lpe,
+    output wire        rx_bam,
+    output wire        rx_secrc,
+    output wire [1:0]  rx_rdmts,
+    output reg  [15:0] rx_buf_bytes,     // BSIZE/BSEX
+    output reg  [63:0] rdba,
+    output wire [15:0] rx_ring_size,
+    output reg  [15:0] rdt,
+    output wire        rdh_wr,
+    input  wire [15:0] rdh,
+    output wire [5:0]  rx_pthresh,
+    output wire [5:0]  rx_hthresh,
+    output wire [5:0]  rx_wthresh,
+    output wire        rx_gran,
+    output reg  [15:0] rdtr,
+    output reg  [15:0] radv,
+    output wire        rx_fpd,           // RDTR written with FPD (bit 31) set
+    output reg  [11:0] rx_rows,          // RX share of the 64 KiB packet memory in 32-byte rows
+    output wire        rx_cfg_wr,        // a receive register (or PBA) is written
     // interrupt block
     output wire        icr_read,
     output wire        icr_wr,
@@ -56,12 +79,15 @@ module e1000_regs #(
     localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018,
                       ICR = 17'h000C0, ITR = 17'h000C4, ICS = 17'h000C8, IMS = 17'h000D0, IMC = 17'h000D8,
                       RCTL = 17'h00100, TCTL = 17'h00400, TIPG = 17'h00410, PBA = 17'h01000,
+                      RDBAL = 17'h02800, RDBAH = 17'h02804, RDLEN = 17'h02808, RDH = 17'h02810,
+                      RDT = 17'h02818, RDTR = 17'h02820, RXDCTL = 17'h02828, RADV = 17'h0282C,
                       TDBAL = 17'h03800, TDBAH = 17'h03804, TDLEN = 17'h03808, TDH = 17'h03810,
                       TDT = 17'h03818, TIDV = 17'h03820, TXDCTL = 17'h03828, TADV = 17'h0382C;
     // CTRL.RST holds the function in reset for this many cycles, then clears itself
     localparam [4:0] RST_CYCLES = 5'd16;
 
-    reg [31:0] ctrl, ctrl_ext, eecd, rctl, tctl, tipg, txdctl;
+    reg [31:0] ctrl, ctrl_ext, eecd, rctl, tctl, tipg, txdctl, rxdctl;
+    reg [19:0] rdlen;
     reg [15:0] pba;                    // RX allocation in KiB; TX gets the rest of 64 KiB
     reg [19:0] tdlen;
     reg [4:0]  rst_cnt;
@@ -81,9 +107,41 @@ module e1000_regs #(
     assign gran      = txdctl[24];
     assign tdh_wr    = wr && a == TDH;
     assign tdh_val   = mmio_wdata[15:0];
-    wire [6:0] rx_kb = (pba[6:0] > 7'd64) ? 7'd64 : pba[6:0];
-    wire [6:0] tx_kb = 7'd64 - rx_kb;
-    assign tx_buf_bytes = {tx_kb, 10'd0};
+    // PBA.RXA above 64 KiB means all of it; the shares are registered when
+    // PBA is written (not recomputed at every edge)
+    function [6:0] rx_kb_of(input [15:0] v);
+        rx_kb_of = (v[15:7] != 0 || v[6:0] > 7'd64) ? 7'd64 : v[6:0];
+    endfunction
+    wire [6:0] tx_kb = 7'd64 - rx_rows[11:5];
+
+    assign rx_en     = rctl[1];
+    assign rx_sbp    = rctl[2];
+    assign rx_mpe    = rctl[4];
+    assign rx_lpe    = rctl[5];
+    assign rx_rdmts  = rctl[9:8];
+    assign rx_bam    = rctl[15];
+    assign rx_secrc  = rctl[26];
+    assign rx_ring_size = rdlen[19:4];   // LEN is bits 19:7; bits 6:0 are ignored
+    assign rx_pthresh = rxdctl[5:0];
+    assign rx_hthresh = rxdctl[13:8];
+    assign rx_wthresh = rxdctl[21:16];
+    assign rx_gran   = rxdctl[24];
+    assign rdh_wr    = wr && a == RDH;
+    assign rx_fpd    = wr && a == RDTR && mmio_wdata[31];
+    assign rx_cfg_wr = wr && (a == RCTL || a == PBA || a[16:6] == 11'h0A0);   // RDBAL .. RADV: 0x2800-0x283F
+    // BSIZE with BSEX: 00 2048 (reserved with BSEX = 1: taken as 2048), 01 1024/16384,
+    // 10 512/8192, 11 256/4096 (decoded when RCTL is written)
+    function [15:0] bsize(input [2:0] sel);
+        case (sel)
+            3'b001:  bsize = 16'd1024;
+            3'b010:  bsize = 16'd512;
+            3'b011:  bsize = 16'd256;
+            3'b101:  bsize = 16'd16384;
+            3'b110:  bsize = 16'd8192;
+            3'b111:  bsize = 16'd4096;
+            default: bsize = 16'd2048;
+        endcase
+    endfunction
 
     assign icr_read = rd && a == ICR;
     assign icr_wr   = wr && a == ICR;
@@ -97,30 +155,48 @@ module e1000_regs #(
     wire [31:0] status = {16'd0, pcix_speed, pcix_mode, bus64, pci66, 3'd0, 2'b10 /* 1000 Mb/s */,
                           2'b00, FUNC, link_up, 1'b1 /* full duplex */};
 
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it,
+    // copied at every edge; the copies avoid that.  Behaviour is unchanged.
+    reg [4:0] rst_cnt_c;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        rst_cnt_c = rst_cnt;
         mmio_rvalid <= rd;
         if (rst) begin
             rst_cnt <= 0;
         end else if (wr && a == CTRL && mmio_wdata[26]) begin
             rst_cnt <= RST_CYCLES;
-        end else if (rst_cnt != 0) begin
-            rst_cnt <= rst_cnt - 5'd1;
+        end else if (rst_cnt_c != 0) begin
+            rst_cnt <= rst_cnt_c - 5'd1;
         end
         if (func_rst) begin
             ctrl <= 0; ctrl_ext <= 0; eecd <= 0; rctl <= 0; tctl <= 0;
             tipg <= 32'h00602008;        // IPGT 8, IPGR1 8, IPGR2 6 (8254x copper defaults)
             pba <= 16'h0030;             // RX 48 KiB, TX 16 KiB
+            rx_rows <= {7'd48, 5'd0};
+            tx_buf_bytes <= {7'd16, 10'd0};
             txdctl <= 0; tdlen <= 0; tdba <= 0; tdt <= 0; tidv <= 0; tadv <= 0;
+            rxdctl <= 0; rdlen <= 0; rdba <= 0; rdt <= 0; rdtr <= 0; radv <= 0; rx_buf_bytes <= 16'd2048;
         end else begin
             if (wr) begin
                 case (a)
                     CTRL:     ctrl <= mmio_wdata & ~32'h04000000;
                     CTRL_EXT: ctrl_ext <= mmio_wdata;
                     EECD:     eecd <= mmio_wdata;
-                    RCTL:     rctl <= mmio_wdata;
+                    RCTL: begin
+                        rctl <= mmio_wdata;
+                        rx_buf_bytes <= bsize({mmio_wdata[25], mmio_wdata[17:16]});
+                    end
                     TCTL:     tctl <= mmio_wdata;
                     TIPG:     tipg <= mmio_wdata;
-                    PBA:      pba <= mmio_wdata[15:0];
+                    PBA: begin
+                        pba <= mmio_wdata[15:0];
+                        rx_rows <= {rx_kb_of(mmio_wdata[15:0]), 5'd0};
+                        tx_buf_bytes <= {7'd64 - rx_kb_of(mmio_wdata[15:0]), 10'd0};
+                    end
                     TDBAL:    tdba[31:0] <= {mmio_wdata[31:4], 4'd0};
                     TDBAH:    tdba[63:32] <= mmio_wdata;
                     TDLEN:    tdlen <= {mmio_wdata[19:7], 7'd0};
@@ -128,6 +204,13 @@ module e1000_regs #(
                     TIDV:     tidv <= mmio_wdata[15:0];
                     TXDCTL:   txdctl <= mmio_wdata;
                     TADV:     tadv <= mmio_wdata[15:0];
+                    RDBAL:    rdba[31:0] <= {mmio_wdata[31:4], 4'd0};
+                    RDBAH:    rdba[63:32] <= mmio_wdata;
+                    RDLEN:    rdlen <= {mmio_wdata[19:7], 7'd0};
+                    RDT:      rdt <= mmio_wdata[15:0];
+                    RDTR:     rdtr <= mmio_wdata[15:0];
+                    RXDCTL:   rxdctl <= mmio_wdata & 32'h013F3F3F;
+                    RADV:     radv <= mmio_wdata[15:0];
                     default: ;
                 endcase
             end
@@ -138,7 +221,7 @@ module e1000_regs #(
         end else begin
             if (rd) begin
                 case (a)
-                    CTRL:     mmio_rdata <= ctrl | (rst_cnt != 0 ? 32'h04000000 : 32'd0);
+                    CTRL:     mmio_rdata <= ctrl | (rst_cnt_c != 0 ? 32'h04000000 : 32'd0);
                     STATUS:   mmio_rdata <= status;
                     CTRL_EXT: mmio_rdata <= ctrl_ext;
                     EECD:     mmio_rdata <= eecd;
@@ -157,9 +240,18 @@ module e1000_regs #(
                     TIDV:     mmio_rdata <= {16'd0, tidv};
                     TXDCTL:   mmio_rdata <= txdctl;
                     TADV:     mmio_rdata <= {16'd0, tadv};
+                    RDBAL:    mmio_rdata <= rdba[31:0];
+                    RDBAH:    mmio_rdata <= rdba[63:32];
+                    RDLEN:    mmio_rdata <= {12'd0, rdlen};
+                    RDH:      mmio_rdata <= {16'd0, rdh};
+                    RDT:      mmio_rdata <= {16'd0, rdt};
+                    RDTR:     mmio_rdata <= {16'd0, rdtr};      // FPD reads 0
+                    RXDCTL:   mmio_rdata <= rxdctl;
+                    RADV:     mmio_rdata <= {16'd0, radv};
                     default:  mmio_rdata <= (a[16:8] == 9'h040) ? stat_data : 32'd0;
                 endcase
             end
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

@@ -24,6 +24,10 @@
 // descriptor cache under fragments the packet buffer still tracks would
 // desynchronise the two.
 //
+// A granted write-back delivers all of its data even across CTRL.RST (the
+// bus transaction has started, and the top level's write lock waits for its
+// last beat); its completion then counts for nothing.
+//
 // DMA priority on the port: write-back, fetch into an empty cache, prefetch,
 // packet data.  The bus model queues requests, so the data engine could issue
 // every cycle and a prefetch behind it would wait until the cache ran dry;
@@ -35,7 +39,8 @@ module e1000_tx_queue #(
     parameter AW = 16
 ) (
     input  wire          clk,
-    input  wire          rst,
+    input  wire          prst,           // power-on reset (the write-back stream)
+    input  wire          rst,            // function reset (power-on or CTRL.RST)
     // registers
     input  wire          en,             // TCTL.EN
     input  wire [63:0]   tdba,
@@ -101,6 +106,7 @@ module e1000_tx_queue #(
     reg [5:0]   ws_slot;
     reg [6:0]   ws_n;             // descriptors in the write being streamed
     reg         ws_status_only;
+    reg         ws_orph;          // CTRL.RST came while it streamed: its end counts for nothing
     reg         was_empty;
 
     // ---------------- ring arithmetic ----------------
@@ -129,7 +135,17 @@ module e1000_tx_queue #(
     wire [6:0]  onchip   = n_rdy + n_inf;
     wire [15:0] done_idx = ring_add(rel_idx, {9'd0, n_wb});
 
+    // Port availability depends on the DMA grant (req_ready), which couples
+    // both functions and the shared interface.  The decisions below are
+    // therefore split into candidates that depend only on this function's
+    // registers (evaluated by the simulator only at this function's edges)
+    // and a final AND with port_free; `busy` uses the candidates (when the
+    // port is not free, req_valid or ws_active makes it busy anyway).
     wire        port_free = !(req_valid && !req_ready) && !ws_active;
+    // the write-back stream: beats flow once its request has been taken
+    wire        ws_flow   = ws_active && !(req_valid && !req_ready);
+    wire        ws_end    = ws_flow && ws_left <= 7'd2;
+    wire        own_end   = ws_end && !ws_orph;
 
     // ---------------- descriptor at the process pointer ----------------
     wire [5:0]   proc_slot = rel_slot + n_wb[5:0] + n_iss[5:0];
@@ -142,8 +158,9 @@ module e1000_tx_queue #(
     // memory or its length does not fit the 16-bit frame length (64 KiB - 1)
     wire         pd_drop   = pkt_drop || ({{(AW-16){1'b0}}, pkt_total} > size_bytes) || pkt_total[16];
     wire         pd_nodma  = pd_drop || pd_len == 16'd0;
-    wire         issue_can = en && n_rdy != 0 && tag_free &&
-                             (pd_nodma || (port_free && free_bytes >= {{(AW-15){1'b0}}, pd_len}));
+    wire         issue_ok  = en && n_rdy != 0 && tag_free &&
+                             (pd_nodma || free_bytes >= {{(AW-15){1'b0}}, pd_len});
+    wire         issue_can = issue_ok && (pd_nodma || port_free);
 
     // ---------------- descriptor at the release pointer ----------------
     wire         rd_rs     = cache[rel_slot][91];      // CMD.RS
@@ -154,23 +171,26 @@ module e1000_tx_queue #(
     // release a descriptor that needs no write-back
     wire         wb_release = n_wb != 0 && !ws_active && !rd_rs && !armed;
     // non-burst: status write of one RS descriptor
-    wire         wb_status  = n_wb != 0 && !bursting && rd_rs && port_free;
+    wire         wb_status_c = n_wb != 0 && !bursting && rd_rs;
+    wire         wb_status   = wb_status_c && port_free;
     // burst: arm on an RS descriptor, write when WTHRESH are done or on a
     // flush (an RS descriptor that already completes the batch is written at once)
-    wire         wb_full    = n_wb >= wth;
-    wire         wb_burst   = bursting && n_wb != 0 && port_free &&
-                              (armed ? (wb_full || flush) : (rd_rs && wb_full));
-    wire         wb_arm     = n_wb != 0 && bursting && rd_rs && !armed && !ws_active && !wb_burst;
+    wire         wb_full     = n_wb >= wth;
+    wire         wb_burst_c  = bursting && n_wb != 0 && (armed ? (wb_full || flush) : (rd_rs && wb_full));
+    wire         wb_burst    = wb_burst_c && port_free;
+    wire         wb_arm_c    = n_wb != 0 && bursting && rd_rs && !armed && !ws_active;
+    wire         wb_arm      = wb_arm_c && !wb_burst;
     wire         batch_ide  = armed ? armed_ide : (rd_ide && tidv != 16'd0);
 
     wire timer_expire = (tidv_run && tidv_cnt <= tick) || (tadv_run && tadv_cnt <= tick);
 
     // ---------------- DMA decisions (one per cycle, by priority) ----------------
     wire do_wb      = wb_status || wb_burst;
-    wire fetch_ok   = en && !f_busy && n_fetch != 0 && port_free;
-    wire do_fetch0  = !do_wb && fetch_ok && onchip == 0;
-    wire do_pref    = !do_wb && !do_fetch0 && fetch_ok && pth != 0 &&
-                      {1'b0, onchip} < pth && avail >= {8'd0, hth};
+    wire fetch_c    = en && !f_busy && n_fetch != 0;
+    wire fetch0_c   = fetch_c && onchip == 0;
+    wire pref_c     = fetch_c && pth != 0 && {1'b0, onchip} < pth && avail >= {8'd0, hth};
+    wire do_fetch0  = !do_wb && fetch0_c && port_free;
+    wire do_pref    = !do_wb && !do_fetch0 && pref_c && port_free;
     wire do_fetch   = do_fetch0 || do_pref;
     wire do_issue   = !do_wb && !do_fetch && issue_can;
 
@@ -188,8 +208,10 @@ module e1000_tx_queue #(
     assign next_timer  = tmin;         // TIDV/TADV x 4 <= 262140 < 18'h3FFFF
 
     wire q_empty = done_idx == tdt && occ == 0;
-    assign busy = do_wb || do_fetch || do_issue || wb_release || wb_arm || ws_active ||
+    assign busy = wb_status_c || wb_burst_c || fetch0_c || pref_c || issue_ok || wb_release ||
+                  (wb_arm_c && !wb_burst_c) || ws_active ||
                   req_valid || wvalid || txdw_set || txqe_set || timer_expire || (q_empty && !was_empty);
+    // (ws_active covers a stream that outlives CTRL.RST)
     // (registered outputs that another block consumes at the next edge count as work)
 
     wire [63:0] desc_base = tdba + {44'd0, rel_idx, 4'd0};
@@ -200,12 +222,51 @@ module e1000_tx_queue #(
         with_dd = d | {31'd0, 1'b1, 96'd0};
     endfunction
 
+    // block-start copies (see the sequential block)
+    reg [6:0]   f_left_c, n_wb_c;
+    reg [17:0]  tadv_cnt_c, tidv_cnt_c;
+    reg         tadv_run_c, tidv_run_c, f_busy_c, flush_c, armed_c;
+    reg [15:0]  rel_idx_c, fetch_idx_c;
+    reg [5:0]   rel_slot_c;
+
+    // The block reads the registers below through copies taken at its start
+    // (blocking temporaries: the values before the edge, as the registers'
+    // own values would be).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it, copied
+    // at every edge; the copies avoid that.  Behaviour is unchanged.
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        f_left_c = f_left; tadv_cnt_c = tadv_cnt; tidv_cnt_c = tidv_cnt; tadv_run_c = tadv_run;
+        tidv_run_c = tidv_run; rel_idx_c = rel_idx; f_busy_c = f_busy; flush_c = flush; armed_c = armed;
+        fetch_idx_c = fetch_idx; rel_slot_c = rel_slot; n_wb_c = n_wb;
         txdw_set <= 1'b0;
         txqe_set <= 1'b0;
         wvalid   <= 1'b0;
         wlast    <= 1'b0;
         if (req_valid && req_ready) req_valid <= 1'b0;
+
+        // ---- the write-back stream: survives CTRL.RST once granted ----
+        if (prst) begin
+            ws_active <= 0; ws_left <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0; ws_orph <= 0;
+            wdata <= 0;
+        end else if (ws_flow) begin
+            wvalid <= 1'b1;
+            // the status-only write is the descriptor's last dword (STA in its low byte)
+            if (ws_status_only)
+                wdata <= {224'd0, cache[ws_slot][127:97], 1'b1};
+            else
+                wdata <= {with_dd(cache[ws_slot + 6'd1]), with_dd(cache[ws_slot])};
+            ws_slot <= ws_slot + 6'd2;
+            ws_left <= (ws_left > 7'd2) ? ws_left - 7'd2 : 7'd0;
+            if (rst) ws_orph <= 1'b1;
+            if (ws_end) begin
+                wlast <= 1'b1;
+                ws_active <= 1'b0;
+            end
+        end else if (rst) begin
+            ws_active <= 1'b0;          // not granted: dropped with the request
+        end
+
         if (rst) begin
             rel_idx <= 16'd0;
             fetch_idx <= 16'd0;
@@ -215,9 +276,7 @@ module e1000_tx_queue #(
             pkt_bytes <= 0; pkt_drop <= 0;
             armed <= 0; armed_ide <= 0; flush <= 0;
             tidv_run <= 0; tadv_run <= 0; tidv_cnt <= 0; tadv_cnt <= 0;
-            ws_active <= 0; ws_left <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0;
             req_valid <= 0; req_write <= 0; req_tag <= 0; req_addr <= 0; req_len <= 0;
-            wdata <= 0;
             was_empty <= 1'b1;
         end else begin
             was_empty <= q_empty;
@@ -229,44 +288,44 @@ module e1000_tx_queue #(
             // shared with the packet buffer, carry on).  Nested so that the
             // idle test costs nothing on the cycles without a TDH write. ----
             if (tdh_wr) begin
-                if (!en && occ == 0 && !f_busy && !ws_active && !req_valid && !wvalid && buf_idle) begin
+                if (!en && occ == 0 && !f_busy_c && !ws_active && !req_valid && !wvalid && buf_idle) begin
                     rel_idx <= tdh_val;
                     fetch_idx <= tdh_val;
                 end
             end
 
             // ---- timers (256 ns ticks; TIDV/TADV count 1.024 us = 4 ticks) ----
-            if (tidv_run) tidv_cnt <= (tidv_cnt > tick) ? tidv_cnt - tick : 18'd0;
-            if (tadv_run) tadv_cnt <= (tadv_cnt > tick) ? tadv_cnt - tick : 18'd0;
+            if (tidv_run_c) tidv_cnt <= (tidv_cnt_c > tick) ? tidv_cnt_c - tick : 18'd0;
+            if (tadv_run_c) tadv_cnt <= (tadv_cnt_c > tick) ? tadv_cnt_c - tick : 18'd0;
             if (timer_expire) begin
                 tidv_run <= 1'b0;
                 tadv_run <= 1'b0;
                 txdw_set <= 1'b1;
-                if (armed) flush <= 1'b1;
+                if (armed_c) flush <= 1'b1;
             end
 
             // ---- descriptor fetch completions: two descriptors per beat ----
-            if (dcpl_valid && f_busy) begin
+            if (dcpl_valid && f_busy_c) begin
                 cache[fill_slot] <= dcpl_data[127:0];
-                if (f_left >= 7'd2)
+                if (f_left_c >= 7'd2)
                     cache[fill_slot + 6'd1] <= dcpl_data[255:128];
-                f_left <= f_left - f_got;
+                f_left <= f_left_c - f_got;
                 if (f_left <= 7'd2) f_busy <= 1'b0;
             end
 
             // ---- write-back ----
             if (wb_release) begin
-                rel_idx <= ring_add(rel_idx, 16'd1);
-                rel_slot <= rel_slot + 6'd1;
+                rel_idx <= ring_add(rel_idx_c, 16'd1);
+                rel_slot <= rel_slot_c + 6'd1;
             end
             if (wb_arm) begin
                 armed <= 1'b1;
                 armed_ide <= rd_ide && tidv != 0;
             end
-            if ((wb_status || wb_arm || (wb_burst && !armed)) && rd_ide && tidv != 16'd0) begin
+            if ((wb_status || wb_arm || (wb_burst && !armed_c)) && rd_ide && tidv != 16'd0) begin
                 tidv_run <= 1'b1;
                 tidv_cnt <= {tidv, 2'b00};
-                if (!tadv_run && tadv != 16'd0) begin
+                if (!tadv_run_c && tadv != 16'd0) begin
                     tadv_run <= 1'b1;
                     tadv_cnt <= {tadv, 2'b00};
                 end
@@ -274,49 +333,36 @@ module e1000_tx_queue #(
             if (wb_status) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
                 req_addr <= desc_base + 64'd12; req_len <= 16'd4;
-                ws_active <= 1'b1; ws_left <= 7'd1; ws_slot <= rel_slot;
-                ws_n <= 7'd1; ws_status_only <= 1'b1;
+                ws_active <= 1'b1; ws_left <= 7'd1; ws_slot <= rel_slot_c;
+                ws_n <= 7'd1; ws_status_only <= 1'b1; ws_orph <= 1'b0;
                 if (!(rd_ide && tidv != 16'd0)) txdw_set <= 1'b1;
             end
             if (wb_burst) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
                 req_addr <= desc_base; req_len <= {5'd0, wb_n, 4'd0};
-                ws_active <= 1'b1; ws_left <= wb_n; ws_slot <= rel_slot;
-                ws_n <= wb_n; ws_status_only <= 1'b0;
+                ws_active <= 1'b1; ws_left <= wb_n; ws_slot <= rel_slot_c;
+                ws_n <= wb_n; ws_status_only <= 1'b0; ws_orph <= 1'b0;
                 if (!batch_ide) txdw_set <= 1'b1;
                 // (a batch written straight from an RS descriptor was never armed)
             end
-            // stream the write data once the request has been taken
-            if (ws_active && !(req_valid && !req_ready) && !do_wb) begin
-                wvalid <= 1'b1;
-                // the status-only write is the descriptor's last dword (STA in its low byte)
-                if (ws_status_only)
-                    wdata <= {224'd0, cache[ws_slot][127:97], 1'b1};
-                else
-                    wdata <= {with_dd(cache[ws_slot + 6'd1]), with_dd(cache[ws_slot])};
-                ws_slot <= ws_slot + 6'd2;
-                ws_left <= (ws_left > 7'd2) ? ws_left - 7'd2 : 7'd0;
-                if (ws_left <= 7'd2) begin
-                    wlast <= 1'b1;
-                    ws_active <= 1'b0;
-                    // release what was written back
-                    rel_idx <= ring_add(rel_idx, {9'd0, ws_n});
-                    rel_slot <= rel_slot + ws_n[5:0];
-                    if (!ws_status_only) begin
-                        armed <= ({1'b0, ws_n} < {1'b0, n_wb}) ? armed : 1'b0;
-                        flush <= ({1'b0, ws_n} < {1'b0, n_wb}) ? flush : 1'b0;
-                    end
+            // the last beat of a write-back leaves: release what was written back
+            if (own_end) begin
+                rel_idx <= ring_add(rel_idx_c, {9'd0, ws_n});
+                rel_slot <= rel_slot_c + ws_n[5:0];
+                if (!ws_status_only) begin
+                    armed <= ({1'b0, ws_n} < {1'b0, n_wb_c}) ? armed_c : 1'b0;
+                    flush <= ({1'b0, ws_n} < {1'b0, n_wb_c}) ? flush_c : 1'b0;
                 end
             end
 
             // ---- fetch ----
             if (do_fetch) begin
                 req_valid <= 1'b1; req_write <= 1'b0; req_tag <= DESC_TAG;
-                req_addr <= tdba + {44'd0, fetch_idx, 4'd0};
+                req_addr <= tdba + {44'd0, fetch_idx_c, 4'd0};
                 req_len <= {n_fetch[11:0], 4'd0};
                 f_busy <= 1'b1;
                 f_left <= n_fetch[6:0];
-                fetch_idx <= ring_add(fetch_idx, n_fetch);
+                fetch_idx <= ring_add(fetch_idx_c, n_fetch);
             end
 
             // ---- issue packet data ----
@@ -333,8 +379,9 @@ module e1000_tx_queue #(
             n_inf <= n_inf + (do_fetch ? n_fetch[6:0] : 7'd0) - f_got;
             n_rdy <= n_rdy + f_got - (do_issue ? 7'd1 : 7'd0);
             n_iss <= n_iss + (do_issue ? 7'd1 : 7'd0) - (frag_done ? 7'd1 : 7'd0);
-            n_wb  <= n_wb + (frag_done ? 7'd1 : 7'd0) - (wb_release ? 7'd1 : 7'd0)
-                          - ((ws_active && !(req_valid && !req_ready) && !do_wb && ws_left <= 7'd2) ? ws_n : 7'd0);
+            n_wb  <= n_wb_c + (frag_done ? 7'd1 : 7'd0) - (wb_release ? 7'd1 : 7'd0)
+                          - (own_end ? ws_n : 7'd0);
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

@@ -40,16 +40,27 @@ module e1000_tx_stats (
     end
 
     integer i;
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it,
+    // copied at every edge; the copies avoid that.  Behaviour is unchanged.
+    reg [31:0] gptc_c;
+    reg [31:0] tpt_c;
+    reg [63:0] gotc_c;
+    reg [63:0] tot_c;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        gptc_c = gptc; tpt_c = tpt; gotc_c = gotc; tot_c = tot;
         if (rst) begin
             gptc <= 0; tpt <= 0; gotc <= 0; tot <= 0;
             for (i = 0; i < 6; i = i + 1) ptc[i] <= 0;
         end else begin
             if (sent) begin
-                gptc <= gptc + 32'd1;
-                tpt  <= tpt + 32'd1;
-                gotc <= gotc + {48'd0, len};
-                tot  <= tot + {48'd0, len};
+                gptc <= gptc_c + 32'd1;
+                tpt  <= tpt_c + 32'd1;
+                gotc <= gotc_c + {48'd0, len};
+                tot  <= tot_c + {48'd0, len};
                 if (bucket != 3'd7) ptc[bucket] <= ptc[bucket] + 32'd1;
             end
             // clear on read (a frame counted in the same cycle is kept)
@@ -66,4 +77,5 @@ module e1000_tx_stats (
             end
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

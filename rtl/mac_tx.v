@@ -62,7 +62,19 @@ module mac_tx #(
     wire [LB:0] out_n  = (out_left >= B16) ? BB[LB:0] : out_left[LB:0];
     integer b;
 
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it,
+    // copied at every edge; the copies avoid that.  Behaviour is unchanged.
+    reg  active_c;
+    reg [15:0] data_left_c;
+    reg [15:0] data_left_beat_c;
+    reg [15:0] out_left_c;
+    reg [AW-1:0] rd_addr_c;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        active_c = active; data_left_c = data_left; data_left_beat_c = data_left_beat; out_left_c = out_left; rd_addr_c = rd_addr;
         frame_pop <= 1'b0;
         tx_valid  <= 1'b0;
         stat_sent <= 1'b0;
@@ -74,32 +86,32 @@ module mac_tx #(
         end else if (start) begin
             frame_pop <= 1'b1;
             if (frame_skip || frame_len == 16'd0) begin
-                rd_addr <= wrap_add(rd_addr, {1'b0, frame_len}, size_bytes);
+                rd_addr <= wrap_add(rd_addr_c, {1'b0, frame_len}, size_bytes);
             end else begin
-                // rd_addr already addresses the first beat
+                // rd_addr_c already addresses the first beat
                 active <= 1'b1;
                 data_left_beat <= frame_len;
                 data_left <= (frame_len > B16) ? frame_len - B16 : 16'd0;
                 out_left <= padded;
                 cur_len <= frame_len;
                 cur_ifcs <= frame_ifcs;
-                rd_addr <= wrap_add(rd_addr, {1'b0, (frame_len > B16) ? B16 : frame_len}, size_bytes);
+                rd_addr <= wrap_add(rd_addr_c, {1'b0, (frame_len > B16) ? B16 : frame_len}, size_bytes);
             end
-        end else if (active) begin
+        end else if (active_c) begin
             // rd_data holds the beat addressed in the previous cycle
             tx_valid  <= 1'b1;
             // bytes past the frame's data are pad (zeros)
             for (b = 0; b < BB; b = b + 1)
-                tx_data[8*b +: 8] <= (data_left_beat > b[15:0]) ? rd_data[8*b +: 8] : 8'd0;
+                tx_data[8*b +: 8] <= (data_left_beat_c > b[15:0]) ? rd_data[8*b +: 8] : 8'd0;
             tx_nbytes <= out_n;
             tx_last   <= out_left <= B16;
             tx_fcs    <= cur_ifcs;
             tx_ipg    <= {1'b0, ipgt} + 11'd4;
-            out_left  <= out_left - {{(15-LB){1'b0}}, out_n};
-            data_left_beat <= (data_left_beat > B16) ? data_left_beat - B16 : 16'd0;
-            if (data_left != 0) begin
-                rd_addr   <= wrap_add(rd_addr, {1'b0, (data_left > B16) ? B16 : data_left}, size_bytes);
-                data_left <= (data_left > B16) ? data_left - B16 : 16'd0;
+            out_left  <= out_left_c - {{(15-LB){1'b0}}, out_n};
+            data_left_beat <= (data_left_beat_c > B16) ? data_left_beat_c - B16 : 16'd0;
+            if (data_left_c != 0) begin
+                rd_addr   <= wrap_add(rd_addr_c, {1'b0, (data_left_c > B16) ? B16 : data_left_c}, size_bytes);
+                data_left <= (data_left_c > B16) ? data_left_c - B16 : 16'd0;
             end
             if (out_left <= B16) begin
                 active <= 1'b0;
@@ -108,4 +120,5 @@ module mac_tx #(
             end
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

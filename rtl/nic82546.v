@@ -1,5 +1,5 @@
-// Intel 82546 (dual-port e1000, PCI-X) transmit path: two functions behind
-// one bus interface.  The simulator's PCI-X model owns all bus timing; this
+// Intel 82546 (dual-port e1000, PCI-X) transmit and receive paths: two
+// functions behind one bus interface.  The simulator's PCI-X model owns all bus timing; this
 // top level offers it:
 //   - an MMIO port: one access per cycle; a read answers on mmio_rvalid one
 //     cycle later;
@@ -11,6 +11,10 @@
 //     requested byte, never back-pressured (the functions reserve space
 //     before they request);  write data likewise in 32-byte beats;
 //   - per port a MAC stream to the link model, with tx_ready from the link;
+//   - per port a MAC stream from the link model: a received frame's bytes,
+//     FCS included, as 32-byte beats on consecutive cycles (every beat but
+//     the last full), rx_crc_ok with the last beat; no backpressure (a frame
+//     the RX packet buffer cannot hold is dropped and counted in MPC);
 //   - per function an interrupt line;
 //   - `idle`: nothing changes until an input changes or `next_timer` ticks
 //     of 256 ns have passed, so the simulator may stop clocking the design.
@@ -23,9 +27,9 @@
 // this module), enabled while the function reports work (func_idle[f] low)
 // or has an input.  A gated function keeps its state, so an idle port costs
 // no evaluation at all.  Each function counts its own 256 ns ticks.
-// MMIO and completion inputs pass through one rank of input flops on `clk`
-// (the bus interface's), so a function sees such an input one cycle after it
-// arrives and must be clocked on that cycle.  The link-ready levels and the
+// MMIO, completion and MAC receive inputs pass through one rank of input
+// flops on `clk` (the bus interface's), so a function sees such an input one
+// cycle after it arrives and must be clocked on that cycle.  The link-ready levels and the
 // 256 ns tick counts go straight to the functions.
 module nic82546 (
     input  wire         clk,
@@ -70,6 +74,11 @@ module nic82546 (
     output wire [1:0]   mac_tx_last,
     output wire [1:0]   mac_tx_fcs,
     output wire [21:0]  mac_tx_ipg,
+    input  wire [1:0]   mac_rx_valid,
+    input  wire [511:0] mac_rx_data,    // 32 bytes per port, byte 0 in bits 7:0
+    input  wire [11:0]  mac_rx_nbytes,  // 6 bits per port: bytes in the beat, 1..32
+    input  wire [1:0]   mac_rx_last,
+    input  wire [1:0]   mac_rx_crc_ok,  // with last: the frame's FCS is right
     output wire [1:0]   irq,
     output wire [35:0]  func_next_timer, // per function (18 bits each): ticks to its next timer, 18'h3FFFF none
     output wire [1:0]   func_idle,
@@ -95,6 +104,25 @@ module nic82546 (
         ctag_q       <= dma_ctag;
         cdata_q      <= dma_cdata;
     end
+    reg [1:0]   rxv_q, rxl_q, rxc_q;
+    reg [11:0]  rxn_q;
+    reg [511:0] rxd_q;
+    always @(posedge clk) begin
+        rxv_q <= rst_n ? mac_rx_valid : 2'b00;
+        // the other fields only with a beat: an idle link costs no copy
+        if (mac_rx_valid[0]) begin
+            rxd_q[255:0] <= mac_rx_data[255:0];
+            rxn_q[5:0]   <= mac_rx_nbytes[5:0];
+            rxl_q[0]     <= mac_rx_last[0];
+            rxc_q[0]     <= mac_rx_crc_ok[0];
+        end
+        if (mac_rx_valid[1]) begin
+            rxd_q[511:256] <= mac_rx_data[511:256];
+            rxn_q[11:6]    <= mac_rx_nbytes[11:6];
+            rxl_q[1]       <= mac_rx_last[1];
+            rxc_q[1]       <= mac_rx_crc_ok[1];
+        end
+    end
 
     wire [1:0]  req_valid, req_write, req_ready, wvalid, wlast, m_rvalid, busy;
     wire [4:0]  req_tag [0:1];
@@ -117,7 +145,9 @@ module nic82546 (
             .cpl_valid(cvalid_q && cfunc_q == f[0]), .cpl_tag(ctag_q), .cpl_data(cdata_q),
             .tx_ready(mac_tx_ready[f]), .tx_valid(mac_tx_valid[f]), .tx_data(mac_tx_data[256*f +: 256]),
             .tx_nbytes(mac_tx_nbytes[6*f +: 6]), .tx_last(mac_tx_last[f]), .tx_fcs(mac_tx_fcs[f]),
-            .tx_ipg(mac_tx_ipg[11*f +: 11]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
+            .tx_ipg(mac_tx_ipg[11*f +: 11]),
+            .rx_valid(rxv_q[f]), .rx_data(rxd_q[256*f +: 256]), .rx_nbytes(rxn_q[6*f +: 6]),
+            .rx_last(rxl_q[f]), .rx_crc_ok(rxc_q[f]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
     end endgenerate
 
     // ---- DMA arbitration: round robin; one write's data at a time ----

@@ -146,7 +146,23 @@ module tx_pkt_buffer #(
     /* verilator lint_on BLKSEQ */
 
     integer i;
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would).  Reading a register inside a block that assigns
+    // it in several places makes Verilator keep a shadow copy of it,
+    // copied at every edge; the copies avoid that.  Behaviour is unchanged.
+    reg [9:0] fq_cnt_c;
+    reg [8:0] fq_rd_c;
+    reg [8:0] fq_wr_c;
+    reg [3:0] issue_ptr_c;
+    reg  pkt_drop_acc_c;
+    reg [15:0] pkt_len_acc_c;
+    reg [3:0] retire_ptr_c;
+    reg [4:0] tags_used_c;
+    reg [AW-1:0] wr_ptr_c;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        fq_cnt_c = fq_cnt; fq_rd_c = fq_rd; fq_wr_c = fq_wr; issue_ptr_c = issue_ptr; pkt_drop_acc_c = pkt_drop_acc; pkt_len_acc_c = pkt_len_acc; retire_ptr_c = retire_ptr; tags_used_c = tags_used; wr_ptr_c = wr_ptr;
         if (rst) begin
             issue_ptr <= 0; retire_ptr <= 0; tags_used <= 0;
             wr_ptr <= 0; used_bytes <= 0; pkt_len_acc <= 0; pkt_drop_acc <= 0;
@@ -158,37 +174,38 @@ module tx_pkt_buffer #(
         end else begin
             // issue
             if (issue_valid) begin
-                tag_eop[issue_ptr]  <= issue_eop;
-                tag_ifcs[issue_ptr] <= issue_ifcs;
-                tag_drop[issue_ptr] <= issue_drop;
-                tag_addr[issue_ptr] <= wr_ptr;
-                tag_left[issue_ptr] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
-                frag_len_tab[issue_ptr] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
+                tag_eop[issue_ptr_c]  <= issue_eop;
+                tag_ifcs[issue_ptr_c] <= issue_ifcs;
+                tag_drop[issue_ptr_c] <= issue_drop;
+                tag_addr[issue_ptr_c] <= wr_ptr_c;
+                tag_left[issue_ptr_c] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
+                frag_len_tab[issue_ptr_c] <= (issue_dma && !issue_drop) ? issue_len : 16'd0;
                 if (issue_dma && !issue_drop)
-                    wr_ptr <= wrap_add(wr_ptr, {1'b0, issue_len}, size_bytes);
-                issue_ptr <= issue_ptr + 4'd1;
+                    wr_ptr <= wrap_add(wr_ptr_c, {1'b0, issue_len}, size_bytes);
+                issue_ptr <= issue_ptr_c + 4'd1;
             end
             // retire in order
             if (retire_go) begin
-                retire_ptr <= retire_ptr + 4'd1;
-                if (tag_eop[retire_ptr]) begin
-                    fq[fq_wr] <= {pkt_drop_acc | tag_drop[retire_ptr], tag_ifcs[retire_ptr],
-                                  pkt_len_acc + frag_len_tab[retire_ptr]};
-                    fq_wr <= fq_wr + 9'd1;
+                retire_ptr <= retire_ptr_c + 4'd1;
+                if (tag_eop[retire_ptr_c]) begin
+                    fq[fq_wr_c] <= {pkt_drop_acc_c | tag_drop[retire_ptr_c], tag_ifcs[retire_ptr_c],
+                                  pkt_len_acc_c + frag_len_tab[retire_ptr_c]};
+                    fq_wr <= fq_wr_c + 9'd1;
                     pkt_len_acc <= 0;
                     pkt_drop_acc <= 0;
                 end else begin
-                    pkt_len_acc <= pkt_len_acc + frag_len_tab[retire_ptr];
-                    pkt_drop_acc <= pkt_drop_acc | tag_drop[retire_ptr];
+                    pkt_len_acc <= pkt_len_acc_c + frag_len_tab[retire_ptr_c];
+                    pkt_drop_acc <= pkt_drop_acc_c | tag_drop[retire_ptr_c];
                 end
             end
-            tags_used <= tags_used + {4'd0, issue_valid} - {4'd0, retire_go};
-            fq_cnt <= fq_cnt + {9'd0, retire_go && tag_eop[retire_ptr]} - {9'd0, frame_pop};
-            if (frame_pop) fq_rd <= fq_rd + 9'd1;
+            tags_used <= tags_used_c + {4'd0, issue_valid} - {4'd0, retire_go};
+            fq_cnt <= fq_cnt_c + {9'd0, retire_go && tag_eop[retire_ptr_c]} - {9'd0, frame_pop};
+            if (frame_pop) fq_rd <= fq_rd_c + 9'd1;
             // space: reserved at issue, released when the MAC takes the frame
             used_bytes <= used_bytes
                         + ((issue_valid && issue_dma && !issue_drop) ? {1'b0, issue_len} : {(AW+1){1'b0}})
                         - (frame_pop ? {1'b0, frame_len} : {(AW+1){1'b0}});
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

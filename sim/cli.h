@@ -29,5 +29,6 @@ int cli_write_text(const char *path, const char *text, char *err, size_t n);
 int cmd_run(const cli *c);
 int cmd_sweep(const cli *c);
 int cmd_bench(const cli *c);
+int cmd_validate(const cli *c);
 
 #endif

@@ -26,6 +26,11 @@ static const char usage[] =
     "      wall-clock second, the slowdown against real time and the peak resident\n"
     "      memory.  A list file has one benchmark a line: NAME SCENARIO [key=value ...]\n"
     "      ('#' starts a comment).  The JSON is {\"rows\": [...]}.\n"
+    "  nicsim validate e1000 [--json FILE]\n"
+    "      Run the scenarios of the 82546 reference tables (testbench/reference/) and\n"
+    "      print reference against simulated with the error per row; exit status 1\n"
+    "      when a row is off by more than 10% or the mean error exceeds 5%.\n"
+    "      (Work in progress: the router table only.)\n"
     "  nicsim keys\n"
     "      List every scenario key with its type, default, range and meaning.\n"
     "\n"
@@ -220,6 +225,8 @@ int main(int argc, char **argv)
     if (!strcmp(c.cmd, "keys")) {
         scenario_print_schema(stdout, nicsim_keys, nicsim_n_keys);
         rc = 0;
+    } else if (!strcmp(c.cmd, "validate")) {
+        rc = cmd_validate(&c);
     } else if (!strcmp(c.cmd, "run") || !strcmp(c.cmd, "sweep") || !strcmp(c.cmd, "bench")) {
         if (!c.scenario && !(c.list && !strcmp(c.cmd, "bench"))) {
             fprintf(stderr, "nicsim %s: missing SCENARIO.ini\n", c.cmd);

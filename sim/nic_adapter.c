@@ -17,9 +17,14 @@ int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
     a->period = (ps_t)llround(1e6 / core_mhz);
     a->rtl = nic_rtl_new(straps);
     a->cq = calloc(NIC_CPL_Q, sizeof *a->cq);
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
         a->frame[p] = malloc(NIC_FRAME_MAX);
-    if (!a->rtl || !a->cq || !a->frame[0] || !a->frame[1])
+        /* (pages of the byte ring are touched only by received frames) */
+        a->rx[p].q = malloc(NIC_RX_FRAMES * sizeof *a->rx[p].q);
+        a->rx[p].bytes = malloc(NIC_RX_BYTES);
+    }
+    if (!a->rtl || !a->cq || !a->frame[0] || !a->frame[1] || !a->rx[0].q || !a->rx[1].q ||
+        !a->rx[0].bytes || !a->rx[1].bytes)
         return -1;
     a->wr_collect = -1;
     for (int f = 0; f < NIC_RTL_PORTS; f++)
@@ -37,6 +42,10 @@ void nic_adapter_fini(nic_adapter *a)
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
         free(a->frame[p]);
         a->frame[p] = NULL;
+        free(a->rx[p].q);
+        free(a->rx[p].bytes);
+        a->rx[p].q = NULL;
+        a->rx[p].bytes = NULL;
     }
 }
 
@@ -71,6 +80,89 @@ static void link_ready_ev(void *ctx, uint64_t arg)
 {
     nic_adapter *a = ctx;
     nic_adapter_wake(a, a->s->now, (int)arg);
+}
+
+/* A received frame is due on port arg: make sure the port is clocked. */
+static void rx_wake_ev(void *ctx, uint64_t arg)
+{
+    nic_adapter *a = ctx;
+    nic_adapter_wake(a, a->s->now, (int)arg);
+}
+
+void nic_adapter_rx_frame(nic_adapter *a, int port, ps_t t, const uint8_t *frame, uint32_t len, int crc_ok)
+{
+    if (port < 0 || port >= NIC_RTL_PORTS)
+        return;
+    nic_rx_port *r = &a->rx[port];
+    if (len == 0 || len > NIC_RX_FRAME_MAX || r->len == NIC_RX_FRAMES || len > NIC_RX_BYTES - r->b_len) {
+        a->st.rx_dropped[port]++;
+        return;
+    }
+    if (t < a->s->now)
+        t = a->s->now;
+    /* arrival order: never before the frame queued ahead of it */
+    if (r->len) {
+        ps_t prev = r->q[(r->head + r->len - 1) % NIC_RX_FRAMES].t;
+        if (t < prev)
+            t = prev;
+    }
+    uint32_t at = (r->b_head + r->b_len) % NIC_RX_BYTES;
+    uint32_t n1 = len < NIC_RX_BYTES - at ? len : NIC_RX_BYTES - at;
+    memcpy(r->bytes + at, frame, n1);
+    memcpy(r->bytes, frame + n1, len - n1);
+    r->b_len += len;
+    nic_rx_frame *f = &r->q[(r->head + r->len++) % NIC_RX_FRAMES];
+    a->rx_queued++;
+    f->t = t;
+    f->len = len;
+    f->crc_ok = crc_ok != 0;
+    if (t <= a->s->now)
+        nic_adapter_wake(a, t, port);
+    else
+        sched_at(a->s, t, rx_wake_ev, a, (uint64_t)port);
+}
+
+/* The next beat of port p's head frame into the RTL's inputs, if the frame
+ * is due at the edge at time t; returns 1 when a beat was given. */
+static int rx_beat(nic_adapter *a, int p, ps_t t)
+{
+    nic_rx_port *r = &a->rx[p];
+    if (!r->len)
+        return 0;
+    nic_rx_frame *f = &r->q[r->head];
+    if (r->sent == 0 && f->t > t)
+        return 0;
+    nic_rtl_in *in = &a->in;
+    uint32_t n = f->len - r->sent < NIC_RTL_BEAT ? f->len - r->sent : NIC_RTL_BEAT;
+    uint32_t at = (r->b_head + r->sent) % NIC_RX_BYTES;
+    uint32_t n1 = n < NIC_RX_BYTES - at ? n : NIC_RX_BYTES - at;
+    memcpy(in->mac_rx_data[p], r->bytes + at, n1);
+    memcpy(in->mac_rx_data[p] + n1, r->bytes, n - n1);
+    if (n < NIC_RTL_BEAT)   /* a short last beat: zeros past its bytes */
+        memset(in->mac_rx_data[p] + n, 0, NIC_RTL_BEAT - n);
+    in->mac_rx_nbytes[p] = (uint8_t)n;
+    in->mac_rx_valid |= (uint8_t)(1u << p);
+    r->sent += n;
+    if (r->sent == f->len) {
+        in->mac_rx_last |= (uint8_t)(1u << p);
+        if (f->crc_ok)
+            in->mac_rx_crc_ok |= (uint8_t)(1u << p);
+        r->b_head = (r->b_head + f->len) % NIC_RX_BYTES;
+        r->b_len -= f->len;
+        r->head = (r->head + 1) % NIC_RX_FRAMES;
+        r->len--;
+        a->rx_queued--;
+        r->sent = 0;
+        a->st.rx_frames[p]++;
+    }
+    return 1;
+}
+
+/* Port p has a frame in delivery or one due by the edge at time t. */
+static int rx_due(const nic_adapter *a, int p, ps_t t)
+{
+    const nic_rx_port *r = &a->rx[p];
+    return r->len && (r->sent || r->q[r->head].t <= t);
 }
 
 /* Queue one 32-byte completion beat for the RTL; the caller fills its data. */
@@ -293,6 +385,13 @@ void nic_adapter_edge(nic_adapter *a)
     for (int p = 0; p < NIC_RTL_PORTS; p++)
         if (!a->links[p] || link_wire_ready(a->links[p], t))
             in->mac_tx_ready |= (uint8_t)(1u << p);
+    /* received frames: one beat per port per edge, a frame's beats on
+     * consecutive edges */
+    in->mac_rx_valid = in->mac_rx_last = in->mac_rx_crc_ok = 0;
+    if (a->rx_queued)
+        for (int p = 0; p < NIC_RTL_PORTS; p++)
+            if (rx_beat(a, p, t))
+                a->fn_hold |= (uint8_t)(1u << p);
     uint64_t ticks = t / TICK_PS;
     for (int f = 0; f < NIC_RTL_PORTS; f++) {
         in->func_tick[f] = 0;
@@ -310,6 +409,12 @@ void nic_adapter_edge(nic_adapter *a)
     take_outputs(a, t, in->func_en);
 
     int any = !a->out.idle || a->mq_len || a->cq_len || a->reads_in_rtl || a->wr_collect >= 0;
+    for (int p = 0; a->rx_queued && p < NIC_RTL_PORTS; p++)
+        if (rx_due(a, p, t + a->period)) {
+            /* the next beat goes in at the next edge (its port is clocked
+             * at the edge after, by fn_hold) */
+            any = 1;
+        }
     for (int f = 0; f < NIC_RTL_PORTS; f++) {
         if ((a->out.irq >> f & 1) && !(irq_before >> f & 1))
             a->st.irq_asserts[f]++;

@@ -1,8 +1,8 @@
 /* The device adapter of the 82546: connects the Verilated RTL's pins to the
  * PCI-X bus model, host memory and the links, and decides when the RTL is
  * clocked.  The RTL is clocked only while it has work: it reports `idle`, and
- * then only an input (an MMIO access, read data, a link that becomes ready)
- * or one of its timers wakes it.  Timing lives here and in the bus model, not
+ * then only an input (an MMIO access, read data, a link that becomes ready,
+ * a received frame) or one of its timers wakes it.  Timing lives here and in the bus model, not
  * in the RTL (SimBricks' rule: RTL keeps the datapath, adapters the time). */
 #ifndef NICSIM_NIC_ADAPTER_H
 #define NICSIM_NIC_ADAPTER_H
@@ -13,7 +13,14 @@
 #include "../models/host_bus.h"
 #include "../models/link_wire.h"
 
+/* NIC_WR_MAX: the RTL's longest DMA write (the RX engine cuts packet data
+ * into writes of at most 2048 bytes, whatever the buffer size). */
 enum { NIC_MMIO_Q = 64, NIC_CPL_Q = 8192, NIC_WR_SLOTS = 64, NIC_WR_MAX = 2048 };
+/* Received frames waiting for the MAC, per port: at most NIC_RX_FRAMES
+ * frames holding at most NIC_RX_BYTES bytes; a frame is at most
+ * NIC_RX_FRAME_MAX bytes (FCS included; the RTL keeps at most 16384, longer
+ * ones reach it to be counted in ROC/RJC). */
+enum { NIC_RX_FRAMES = 4096, NIC_RX_BYTES = 1 << 20, NIC_RX_FRAME_MAX = 65535 };
 /* Read tags are 5 bits (rtl/nic82546.v dma_req_tag). */
 enum { NIC_TAGS = 32 };
 /* The largest frame the RTL can emit: its frame length is 16 bits. */
@@ -36,6 +43,23 @@ typedef struct nic_dma_write {
     uint8_t data[NIC_WR_MAX];
 } nic_dma_write;
 
+/* A received frame waiting for (or in) delivery to the MAC. */
+typedef struct nic_rx_frame {
+    ps_t t;                     /* it has fully arrived: its first beat goes at the first edge >= t */
+    uint32_t len;               /* bytes, FCS included */
+    uint8_t crc_ok;
+} nic_rx_frame;
+
+/* One port's received frames, in arrival order: a ring of records and a
+ * ring of their bytes (the head frame's bytes start at b_head). */
+typedef struct nic_rx_port {
+    nic_rx_frame *q;            /* NIC_RX_FRAMES */
+    unsigned head, len;
+    uint8_t *bytes;             /* NIC_RX_BYTES */
+    uint32_t b_head, b_len;
+    uint32_t sent;              /* bytes of the head frame already given to the MAC */
+} nic_rx_port;
+
 typedef struct nic_adapter_stats {
     uint64_t cycles;            /* RTL clock cycles evaluated */
     uint64_t fn_cycles[NIC_RTL_PORTS]; /* of which function f was clocked */
@@ -43,6 +67,8 @@ typedef struct nic_adapter_stats {
     uint64_t master_aborts;     /* DMA outside host memory (read pieces, writes) */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes;
     uint64_t irq_asserts[NIC_RTL_PORTS];
+    uint64_t rx_frames[NIC_RTL_PORTS];  /* received frames handed to the MAC */
+    uint64_t rx_dropped[NIC_RTL_PORTS]; /* received frames the adapter could not queue */
 } nic_adapter_stats;
 
 typedef struct nic_adapter {
@@ -62,6 +88,8 @@ typedef struct nic_adapter {
     unsigned fn_inputs[NIC_RTL_PORTS];  /* queued MMIO ops and completion beats for f */
     uint8_t fn_hold;                    /* bit f: an input for f sits in the RTL's input
                                            flops; f must be clocked at the next edge */
+    nic_rx_port rx[NIC_RTL_PORTS];      /* received frames per port */
+    unsigned rx_queued;                 /* frames queued on both ports (0: skip the RX work) */
     nic_mmio_op mq[NIC_MMIO_Q];
     unsigned mq_head, mq_len;
     int reads_in_rtl;           /* MMIO reads presented, not yet answered */
@@ -93,6 +121,16 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
 void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t);
 void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_t t);
 void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t);
+/* A frame received on port `port`: len bytes including its 4-byte FCS,
+ * crc_ok 0 when the FCS is wrong (the link model checks it; the RTL does
+ * not).  t is when the whole frame has arrived (store-and-forward: the end
+ * of its FCS on the wire); the frame goes to the MAC in 32-byte beats on
+ * consecutive edges from the first edge at or after t, after the frames
+ * queued before it (never earlier than they).  There is no backpressure: the
+ * RTL drops what its packet buffer cannot hold (MPC).  A frame the adapter
+ * cannot queue (its ring full, len 0 or above NIC_RX_FRAME_MAX) is counted
+ * in st.rx_dropped. */
+void nic_adapter_rx_frame(nic_adapter *a, int port, ps_t t, const uint8_t *frame, uint32_t len, int crc_ok);
 /* Make sure function f (and the shared interface) is clocked from time t on. */
 void nic_adapter_wake(nic_adapter *a, ps_t t, int f);
 /* Time of the next clock edge, PS_NEVER while idle. */

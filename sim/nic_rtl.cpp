@@ -92,6 +92,7 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
     t->mmio_valid = 0;
     t->dma_cvalid = 0;
     t->mac_tx_ready = 0;
+    t->mac_rx_valid = 0;
     t->func_tick = 0;
     for (int i = 0; i < 4; i++)
         edge(n, 3);
@@ -115,6 +116,16 @@ extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out
     t->dma_ctag = in->cpl_tag;
     memcpy(t->dma_cdata.data(), in->cpl_data, NIC_RTL_BEAT);
     t->mac_tx_ready = in->mac_tx_ready & 3;
+    t->mac_rx_valid = in->mac_rx_valid & 3;
+    if (in->mac_rx_valid & 3) {
+        // the RTL's input flops take the other fields only with a beat
+        t->mac_rx_last = in->mac_rx_last & 3;
+        t->mac_rx_crc_ok = in->mac_rx_crc_ok & 3;
+        t->mac_rx_nbytes = (uint16_t)((in->mac_rx_nbytes[0] & 0x3F) | (in->mac_rx_nbytes[1] & 0x3F) << 6);
+        for (int p = 0; p < NIC_RTL_PORTS; p++)
+            if (in->mac_rx_valid >> p & 1)
+                memcpy(t->mac_rx_data.data() + 8 * p, in->mac_rx_data[p], NIC_RTL_BEAT);
+    }
     edge(n, in->func_en);
     read_outputs(t, out);
 }

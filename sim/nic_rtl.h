@@ -36,6 +36,14 @@ typedef struct nic_rtl_in {
     uint8_t  cpl_valid, cpl_func, cpl_tag;
     uint8_t  cpl_data[NIC_RTL_BEAT];   /* bytes in address order from the tag's next byte */
     uint8_t  mac_tx_ready;   /* bit p: the link of port p can take a frame now */
+    /* MAC receive, port p: one beat of a received frame (its bytes include
+     * the 4-byte FCS).  A frame's beats come on consecutive cycles, every one
+     * but the last full (NIC_RTL_BEAT bytes); crc_ok is read with the last. */
+    uint8_t  mac_rx_valid;   /* bit p */
+    uint8_t  mac_rx_last;    /* bit p: the frame's last beat */
+    uint8_t  mac_rx_crc_ok;  /* bit p: with last, the frame's FCS is right */
+    uint8_t  mac_rx_nbytes[NIC_RTL_PORTS];            /* 1..NIC_RTL_BEAT */
+    uint8_t  mac_rx_data[NIC_RTL_PORTS][NIC_RTL_BEAT];
 } nic_rtl_in;
 
 typedef struct nic_rtl_out {

@@ -25,6 +25,16 @@ static double per_packet(const cpu *c, ps_t d)
     return (double)d * (c->prof.mhz / 1e6) / (double)(c->packets ? c->packets : 1);
 }
 
+/* Frames the NIC received (GPRC) per second of the link partner's sending
+ * time (or of the run when it did not send). */
+static double port_rx_pps(const nicsim_system *sys, const sim_port *sp)
+{
+    if (!sp->gen || !sp->gprc)
+        return 0;
+    ps_t span = sp->gen_last > sp->gen_first ? sp->gen_last - sp->gen_first : sys->end_time;
+    return (double)sp->gprc * 1e12 / (double)span;
+}
+
 static double port_mbps(const sim_port *sp)
 {
     /* frame bits incl. FCS over the time the frames occupied the wire */
@@ -91,15 +101,16 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         const sim_port *sp = &sys->port[p];
         fprintf(f, "%-6s %12llu %10.3f %10.2f %12llu %10.3f\n", report_ifname(p),
                 (unsigned long long)sp->wire.frames, link_wire_pps(&sp->wire) / 1e3, port_mbps(sp),
-                0ull, 0.0);
+                (unsigned long long)sp->gprc, port_rx_pps(sys, sp) / 1e3);
     }
 
     fprintf(f, "\nKernel Interface table\n");
     fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        fprintf(f, "%-6s %4d %3d %8llu %6d %6d %6d %8llu %6d %6d %6d %s\n", report_ifname(p), 1500, 0,
-                0ull, 0, 0, 0, (unsigned long long)sp->gptc, 0, 0, 0, "BRU");
+        fprintf(f, "%-6s %4d %3d %8llu %6llu %6llu %6d %8llu %6d %6d %6d %s\n", report_ifname(p), 1500, 0,
+                (unsigned long long)sp->gprc, (unsigned long long)(sp->crcerrs + sp->ruc + sp->roc),
+                (unsigned long long)sp->mpc, 0, (unsigned long long)sp->gptc, 0, 0, 0, "BRU");
     }
 
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");
@@ -121,8 +132,9 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 
     for (int i = 0; i < sys->ncpus; i++) {
         const cpu *c = &sys->cpu[i].c;
-        fprintf(f, "\nCPU%d (%g MHz, pktgen on %s): cycles per packet over %llu packets\n", c->id,
-                c->prof.mhz, report_ifname(sys->cpu[i].ports[0]->index), (unsigned long long)c->packets);
+        fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
+                sys->cpu[i].router ? "router" : "pktgen", report_ifname(sys->cpu[i].ports[0]->index),
+                sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
             if (k == CPU_CAT_IDLE)
                 continue;
@@ -164,8 +176,12 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "tx_packets", (double)sp->wire.frames);
         cJSON_AddNumberToObject(o, "tx_pps", link_wire_pps(&sp->wire));
         cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
-        cJSON_AddNumberToObject(o, "rx_packets", 0);
-        cJSON_AddNumberToObject(o, "rx_pps", 0);
+        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->gprc);
+        cJSON_AddNumberToObject(o, "rx_pps", port_rx_pps(sys, sp));
+        cJSON_AddNumberToObject(o, "rx_missed", (double)sp->mpc);
+        cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->rnbc);
+        cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->crcerrs + sp->ruc + sp->roc));
+        cJSON_AddNumberToObject(o, "offered", sp->gen ? (double)link_gen_frames(sp->gen) : 0);
         cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
         cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
         cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
@@ -206,7 +222,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
-        cJSON_AddStringToObject(o, "app", "pktgen");
+        cJSON_AddStringToObject(o, "app", sys->cpu[i].router ? "router" : "pktgen");
         cJSON *ports = cJSON_AddArrayToObject(o, "ports");
         for (int k = 0; k < sys->cpu[i].nports; k++)
             cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));

@@ -7,6 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
+    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router", "what the CPUs run: pktgen on [pktgen] ports, or the router of [router]" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "2",       NULL, "82546 cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1), each on its own PCI-X segment" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
@@ -42,7 +43,15 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "cost_pktgen_pkt",  SCN_DOUBLE, "600",       "0",    "1000000", NULL, "named cost, cycles: pktgen's host work per packet" },
     { "cpu",    "cost_skb_alloc",   SCN_DOUBLE, "300",       "0",    "1000000", NULL, "named cost, cycles: allocate a packet buffer" },
     { "cpu",    "cost_skb_free",    SCN_DOUBLE, "200",       "0",    "1000000", NULL, "named cost, cycles: free a packet buffer" },
+    { "cpu",    "cost_skb_alloc_small", SCN_DOUBLE, "250",   "0",    "1000000", NULL, "named cost, cycles: allocate a small buffer for a copybreak copy" },
+    { "cpu",    "cost_napi_poll",   SCN_DOUBLE, "500",       "0",    "1000000", NULL, "named cost, cycles: one NAPI poll round (softirq, poll list)" },
+    { "cpu",    "cost_stack_rx",    SCN_DOUBLE, "650",       "0",    "1000000", NULL, "named cost, cycles: netif_receive_skb, eth_type_trans, ip_rcv per frame" },
+    { "cpu",    "cost_fib_lookup",  SCN_DOUBLE, "12000",     "0",    "10000000", NULL, "named cost, cycles: route-cache miss: FIB lookup, dst allocation, cache insertion" },
+    { "cpu",    "cost_ip_forward",  SCN_DOUBLE, "550",       "0",    "1000000", NULL, "named cost, cycles: ip_forward through dev_queue_xmit per routed frame" },
 
+    { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
+    { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
+    { "driver", "radv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "RADV, 1.024 us units (Linux: 8)" },
     { "driver", "tx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "TX descriptors (multiple of 8)" },
     { "driver", "tx_prefetch",      SCN_BOOL,   "false",     NULL,   NULL,      NULL, "TX descriptor prefetch: program tx_pthresh/tx_hthresh (else 0/0 as Linux)" },
     { "driver", "tx_pthresh",       SCN_UINT,   "32",        "0",    "63",      NULL, "TXDCTL.PTHRESH used when tx_prefetch is on" },
@@ -61,6 +70,26 @@ const scenario_key nicsim_keys[] = {
     { "pktgen", "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "packets per port (0 = until duration_us)" },
     { "pktgen", "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "stop after this long (0 = until count)" },
     { "pktgen", "clone",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "resend one buffer (clone_skb) instead of a fresh one per packet" },
+
+    { "router", "cpus",             SCN_UINT,   "2",         "1",    "2",       NULL, "1: one CPU serves every pair; 2: one CPU per pair (eth0->eth1, eth2->eth3)" },
+    { "router", "copybreak",        SCN_UINT,   "256",       "0",    "2048",    NULL, "copy frames of at most this many bytes into a small buffer (0 = off)" },
+    { "router", "prefetch_next_desc", SCN_BOOL, "true",      NULL,   NULL,      NULL, "prefetch point #1: the next RX descriptor" },
+    { "router", "prefetch_cur_hdr", SCN_BOOL,   "true",      NULL,   NULL,      NULL, "prefetch point #2: the current buffer's packet header" },
+    { "router", "prefetch_next_hdr", SCN_BOOL,  "false",     NULL,   NULL,      NULL, "prefetch point #5: the next buffer's packet header" },
+    { "router", "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per port and round" },
+    { "router", "rt_buckets",       SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache hash buckets (a power of two)" },
+    { "router", "rt_max_entries",   SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache entries before the oldest are reused" },
+    { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on" },
+
+    { "gen",    "kpps",             SCN_DOUBLE, "1173",      "0",    "100000",  NULL, "offered rate per input port (eth0, eth2), kpps; 0 = line rate" },
+    { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },
+    { "gen",    "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "frame size incl. FCS" },
+    { "gen",    "flows",            SCN_UINT,   "1",         "1",    "16777216", NULL, "destination addresses cycled through" },
+    { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    NULL,      NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
+    { "gen",    "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "frames per input port (0 = until duration_us)" },
+    { "gen",    "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "send for this long (0 = until count)" },
+    { "gen",    "start_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "first frame (after the drivers are up)" },
+    { "gen",    "bad_fcs_every",    SCN_UINT,   "0",         "0",    NULL,      NULL, "corrupt the FCS of every Nth frame (0 = never)" },
 
     { "link",   "gbps",             SCN_DOUBLE, "1",         "0.001", "400",    NULL, "line rate" },
     { "capture", "pcap",            SCN_STRING, "",          NULL,   NULL,      NULL, "write each transmitting port's frames to this pcap; {port} is replaced by the port number" },

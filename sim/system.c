@@ -1,4 +1,5 @@
 #include "system.h"
+#include "app_router.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,9 +145,6 @@ void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
 
 /* ---------------- a CPU's life ---------------- */
 
-/* Plenty for the driver core, the apps and the device simulation that runs
- * on a CPU's stack while it waits (AddressSanitizer's frames are larger). */
-#define CPU_STACK_BYTES (4u << 20)
 /* A CPU hands control back to the scheduler this often even when it need
  * not wait, so that progress can be shown. */
 #define CPU_STEPS_PER_TURN 256
@@ -328,7 +326,10 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     p->prefetch_cycles = scenario_double(sc, "cpu", "prefetch_cycles");
     p->irq_entry_ns = scenario_double(sc, "cpu", "irq_entry_ns");
     p->irq_exit_ns = scenario_double(sc, "cpu", "irq_exit_ns");
-    static const char *const named[] = { "pktgen_pkt", "skb_alloc", "skb_free" };
+    static const char *const named[] = {
+        "pktgen_pkt", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
+        "fib_lookup", "ip_forward",
+    };
     for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
         char key[64];
         snprintf(key, sizeof key, "cost_%s", named[i]);
@@ -461,14 +462,15 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     sys->nports = 2 * sys->ncards;
 
     const char *ports = scenario_str(sc, "pktgen", "ports");
+    int router = !strcmp(scenario_str(sc, "system", "app"), "router");
     int ntx = 0;
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         sp->index = p;
         sp->card = &sys->card[p / 2];
         sp->func = p % 2;
-        sp->pktgen_on = pktgen_wanted(ports, p);
-        ntx += sp->pktgen_on;
+        sp->pktgen_on = !router && pktgen_wanted(ports, p);
+        ntx += router ? p % 2 : sp->pktgen_on;
     }
     if (ntx == 0) {
         snprintf(err, errlen, "pktgen.ports: '%s' names no port of the %d card(s)", ports, sys->ncards);
@@ -479,7 +481,8 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     const char *pcap = scenario_str(sc, "capture", "pcap");
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
-        if (sp->pktgen_on && pcap[0]) {
+        int transmits = router ? p % 2 == 1 : sp->pktgen_on;
+        if (transmits && pcap[0]) {
             if (pcap_path_for(pcap, p, ntx, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
                 return -1;
             sp->sink = link_sink_new(sp->pcap_path, err, errlen);
@@ -493,7 +496,6 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         if (card_build(sys, i, err, errlen) != 0)
             return -1;
 
-    /* CPUs and apps: a CPU per pktgen port */
     cpu_profile prof;
     profile_from(sc, &prof);
     cache_profile cp;
@@ -507,6 +509,9 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         snprintf(err, errlen, "cpu: bad cache profile (%s)", cache_profile_check(&cp));
         return -1;
     }
+    if (router)
+        return app_router_build(sys, &prof, err, errlen);
+    /* pktgen: a CPU per transmitting port */
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
@@ -628,7 +633,15 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         sp->gptc = read_stat(sys, sp, E1000_GPTC, &t);
         sp->tpt = read_stat(sys, sp, E1000_TPT, &t);
         sp->gotc = read_stat64(sys, sp, E1000_GOTCL, E1000_GOTCH, &t);
-        sp->irqs_handled = sp->pg.stats.irqs;
+        sp->gprc = read_stat(sys, sp, E1000_GPRC, &t);
+        sp->gorc = read_stat64(sys, sp, E1000_GORCL, E1000_GORCH, &t);
+        sp->mpc = read_stat(sys, sp, E1000_MPC, &t);
+        sp->rnbc = read_stat(sys, sp, E1000_RNBC, &t);
+        sp->crcerrs = read_stat(sys, sp, E1000_CRCERRS, &t);
+        sp->ruc = read_stat(sys, sp, E1000_RUC, &t);
+        sp->roc = read_stat(sys, sp, E1000_ROC, &t);
+        sp->irqs_handled = sp->pd.sc && sp->pd.sc->router ? sp->pd.sc->router->napi.stats.irqs
+                                                           : sp->pg.stats.irqs;
     }
     return 0;
 }
@@ -653,6 +666,11 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
             return 0;
         }
     }
+    for (int p = 0; p < sys->nports; p++)
+        if (sys->port[p].gen && !sys->port[p].gen_done) {
+            snprintf(why, n, "eth%d: the link partner had not sent all its frames", p);
+            return 0;
+        }
     if (sys->stopped_early) {
         snprintf(why, n, "stopped at system.max_sim_us before the apps finished");
         return 0;
@@ -666,6 +684,7 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
     for (int i = 0; i < sys->ncpus; i++)
         if (sys->cpu[i].co_up)
             coroutine_free(&sys->cpu[i].co);
+    app_router_free(sys);
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (sp->pg_up)

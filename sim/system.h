@@ -27,6 +27,9 @@
 #include "../driver/e1000/e1000_dev.h"
 #include "../driver/e1000/e1000_tx.h"
 #include "../driver/apps/pktgen.h"
+#include "../driver/apps/router.h"
+#include "../driver/e1000/e1000_rx.h"
+#include "../models/link_gen.h"
 
 enum { SYS_MAX_CARDS = 2, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = SYS_MAX_PORTS };
 
@@ -48,6 +51,7 @@ typedef struct sim_cpu {
     ps_t deadline;              /* it gives up waiting then */
     struct sim_port *ports[SYS_MAX_PORTS];
     int nports;
+    struct router *router;      /* a router CPU's app (NULL for pktgen) */
 } sim_cpu;
 
 /* One 82546 card: its RTL and adapter, and its own PCI-X segment. */
@@ -87,12 +91,21 @@ typedef struct sim_port {
     struct e1000_txq txq;
     struct pktgen pg;
     char err[256];              /* why the port's app could not start */
-    int txq_up, pg_up;          /* what system_free must undo */
+    int txq_up, pg_up, rxq_up;  /* what system_free must undo */
+    /* a router's input port: its link partner's generator and the RX queue */
+    int router_in, router_out;
+    struct e1000_rx_opts ropt;
+    struct e1000_rxq rxq;
+    link_gen *gen;
+    link_gen_frame gf;          /* the frame on its way */
+    int gen_done;
+    ps_t gen_first, gen_last;   /* when its first and last frames arrived */
     link_wire wire;
     link_sink *sink;
     char pcap_path[512];
     /* counters read from the NIC after the run (e1000_update_stats style) */
     uint64_t gptc, gotc, tpt;
+    uint64_t gprc, gorc, mpc, rnbc, crcerrs, ruc, roc;
     uint64_t irqs_handled;
 } sim_port;
 

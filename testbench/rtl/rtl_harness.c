@@ -14,6 +14,8 @@ rtl_harness *rh_new(void)
     h->read_latency = 20;
     h->tick_period = 32;
     h->mac_ready = 3;
+    h->fn_active = 3;
+    h->fn_wake[0] = h->fn_wake[1] = UINT64_MAX;
     nic_rtl_reset(h->n, &h->out);
     return h;
 }
@@ -22,12 +24,17 @@ void rh_free(rtl_harness *h)
 {
     nic_rtl_free(h->n);
     host_mem_free(h->mem);
-    for (int p = 0; p < NIC_RTL_PORTS; p++)
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
         free(h->frames[p]);
+        for (size_t i = h->rx_head[p]; i < h->rx_n[p]; i++)
+            free(h->rx[p][i].data);
+        free(h->rx[p]);
+    }
+    free(h->wlog);
     free(h);
 }
 
-static void take_outputs(rtl_harness *h)
+static void take_outputs(rtl_harness *h, uint8_t clocked)
 {
     nic_rtl_out *o = &h->out;
     if (o->req_valid) {
@@ -36,6 +43,13 @@ static void take_outputs(rtl_harness *h)
                 fprintf(stderr, "rtl_harness: write request while another write is collecting\n");
                 abort();
             }
+            if (h->nwlog == h->wlog_cap) {
+                h->wlog_cap = h->wlog_cap ? 2 * h->wlog_cap : 256;
+                h->wlog = realloc(h->wlog, h->wlog_cap * sizeof *h->wlog);
+                if (!h->wlog)
+                    abort();
+            }
+            h->wlog[h->nwlog++] = (rh_wr){ h->cycle, 0, o->req_func, o->req_addr, o->req_len };
             h->wr_open = 1;
             h->wr_func = o->req_func;
             h->wr_addr = o->req_addr;
@@ -80,12 +94,14 @@ static void take_outputs(rtl_harness *h)
         if (h->wr_got == h->wr_len) {
             if (host_mem_write(h->mem, h->wr_addr, h->wr_buf, h->wr_len) != 0)
                 h->faults++;
+            h->wlog[h->nwlog - 1].done = h->cycle;
             h->dma_writes++;
             h->wr_open = 0;
         }
     }
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        if (!o->tx_valid[p])
+        /* a gated function's registered outputs are stale */
+        if (!(clocked >> p & 1) || !o->tx_valid[p])
             continue;
         rh_frame *f = &h->cur[p];
         if (f->len + o->tx_nbytes[p] <= sizeof f->data)
@@ -106,8 +122,10 @@ static void take_outputs(rtl_harness *h)
         }
     }
     for (int p = 0; p < NIC_RTL_PORTS; p++)
-        if ((o->irq >> p & 1) && !(h->irq_prev >> p & 1))
+        if ((o->irq >> p & 1) && !(h->irq_prev >> p & 1)) {
             h->irq_rises[p]++;
+            h->irq_rise_cycle[p] = h->cycle;
+        }
     h->irq_prev = o->irq;
 }
 
@@ -147,25 +165,132 @@ static int next_beat(rtl_harness *h)
     return 0;
 }
 
+/* The next beat of each port's received frame, when one is due. */
+static void rx_beats(rtl_harness *h)
+{
+    h->in.mac_rx_valid = h->in.mac_rx_last = h->in.mac_rx_crc_ok = 0;
+    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+        if (h->rx_head[p] == h->rx_n[p])
+            continue;
+        rh_rx *f = &h->rx[p][h->rx_head[p]];
+        if (h->rx_off[p] == 0 && f->at > h->cycle)
+            continue;
+        uint32_t n = f->len - h->rx_off[p] < NIC_RTL_BEAT ? f->len - h->rx_off[p] : NIC_RTL_BEAT;
+        memset(h->in.mac_rx_data[p], 0, NIC_RTL_BEAT);
+        memcpy(h->in.mac_rx_data[p], f->data + h->rx_off[p], n);
+        h->in.mac_rx_nbytes[p] = (uint8_t)n;
+        h->in.mac_rx_valid |= (uint8_t)(1u << p);
+        h->rx_off[p] += n;
+        if (h->rx_off[p] == f->len) {
+            h->in.mac_rx_last |= (uint8_t)(1u << p);
+            if (f->crc_ok)
+                h->in.mac_rx_crc_ok |= (uint8_t)(1u << p);
+            free(f->data);
+            f->data = NULL;
+            h->rx_head[p]++;
+            h->rx_off[p] = 0;
+            h->rx_frames[p]++;
+        }
+    }
+}
+
+void rh_rx_frame_at(rtl_harness *h, int port, uint64_t at, const uint8_t *data, uint32_t len, int crc_ok)
+{
+    if (len == 0)
+        abort();
+    if (h->rx_n[port] == h->rx_cap[port]) {
+        /* drop the delivered ones first */
+        size_t k = h->rx_head[port];
+        if (k)
+            memmove(h->rx[port], h->rx[port] + k, (h->rx_n[port] - k) * sizeof(rh_rx));
+        h->rx_n[port] -= k;
+        h->rx_head[port] = 0;
+        if (h->rx_n[port] == h->rx_cap[port]) {
+            h->rx_cap[port] = h->rx_cap[port] ? 2 * h->rx_cap[port] : 64;
+            h->rx[port] = realloc(h->rx[port], h->rx_cap[port] * sizeof(rh_rx));
+            if (!h->rx[port])
+                abort();
+        }
+    }
+    rh_rx *f = &h->rx[port][h->rx_n[port]++];
+    f->at = at;
+    f->len = len;
+    f->crc_ok = crc_ok != 0;
+    f->data = malloc(len);
+    if (!f->data)
+        abort();
+    memcpy(f->data, data, len);
+}
+
+void rh_rx_frame(rtl_harness *h, int port, const uint8_t *data, uint32_t len, int crc_ok)
+{
+    rh_rx_frame_at(h, port, 0, data, len, crc_ok);
+}
+
+size_t rh_rx_pending(const rtl_harness *h, int port)
+{
+    return h->rx_n[port] - h->rx_head[port];
+}
+
 void rh_step(rtl_harness *h)
 {
     /* one completion beat per cycle from the oldest due read */
     h->in.cpl_valid = (uint8_t)next_beat(h);
+    rx_beats(h);
     h->in.mac_tx_ready = h->mac_ready;
-    /* every function clocked every cycle; 8 ns cycles: one 256 ns tick every 32 */
-    h->in.func_en = 3;
+    /* 8 ns cycles: one 256 ns tick every 32 */
     uint64_t tk = h->tick_extra;
     if (h->tick_period && h->cycle % h->tick_period == h->tick_period - 1)
         tk++;
     if (tk > NIC_RTL_TICK_MAX)
         tk = NIC_RTL_TICK_MAX;
-    h->in.func_tick[0] = h->in.func_tick[1] = (uint32_t)tk;
     h->ticks += tk;
     h->tick_extra = 0;
+    if (!h->gated) {
+        /* every function clocked every cycle */
+        h->in.func_en = 3;
+        h->in.func_tick[0] = h->in.func_tick[1] = (uint32_t)tk;
+    } else {
+        h->in.func_en = 0;
+        for (int f = 0; f < NIC_RTL_PORTS; f++) {
+            if (h->ticks >= h->fn_wake[f]) {
+                h->fn_active |= (uint8_t)(1u << f);
+                h->fn_wake[f] = UINT64_MAX;
+            }
+            h->in.func_tick[f] = 0;
+            if (!(h->fn_active >> f & 1))
+                continue;
+            h->in.func_en |= (uint8_t)(1u << f);
+            uint64_t dt = h->ticks - h->fn_ticks[f];
+            h->in.func_tick[f] = (uint32_t)(dt > NIC_RTL_TICK_MAX ? NIC_RTL_TICK_MAX : dt);
+            h->fn_ticks[f] = h->ticks;
+        }
+    }
+    for (int f = 0; f < NIC_RTL_PORTS; f++)
+        if (h->in.func_en >> f & 1)
+            h->fn_edges[f]++;
     nic_rtl_cycle(h->n, &h->in, &h->out);
+    /* inputs that entered the input flops at this edge: their function must
+     * be clocked at the next one */
+    uint8_t hold = h->in.mac_rx_valid;
+    if (h->in.mmio_valid)
+        hold |= (uint8_t)(1u << (h->in.mmio_func & 1));
+    if (h->in.cpl_valid)
+        hold |= (uint8_t)(1u << (h->in.cpl_func & 1));
+    if (h->gated) {
+        for (int f = 0; f < NIC_RTL_PORTS; f++) {
+            if (hold >> f & 1) {
+                h->fn_active |= (uint8_t)(1u << f);
+            } else if ((h->in.func_en >> f & 1) && (h->out.func_idle >> f & 1)) {
+                h->fn_active &= (uint8_t)~(1u << f);
+                if (h->out.next_timer[f] != NIC_RTL_NO_TIMER)
+                    h->fn_wake[f] = h->fn_ticks[f] + h->out.next_timer[f];
+            }
+        }
+    }
     h->in.mmio_valid = 0;
     h->cycle++;
-    take_outputs(h);
+    take_outputs(h, h->in.func_en);
 }
 
 void rh_steps(rtl_harness *h, unsigned n)
@@ -212,7 +337,8 @@ long rh_run_idle(rtl_harness *h, long max_cycles)
     while (n < max_cycles) {
         rh_step(h);
         n++;
-        if (h->out.idle && h->out.func_idle == 3 && !h->nreads && !h->wr_open) {
+        if (h->out.idle && h->out.func_idle == 3 && !h->nreads && !h->wr_open &&
+            !rh_rx_pending(h, 0) && !rh_rx_pending(h, 1) && !h->in.mac_rx_valid) {
             if (++quiet >= 4)
                 return n;
         } else {

@@ -10,10 +10,23 @@
  * tag) are packed into 32-byte beats continuously across its pieces, so only
  * the last beat of a request may be short.
  *
+ * Received frames (rh_rx_frame) go to the MACs as the adapter delivers them:
+ * the bytes of a frame, FCS included, in 32-byte beats on consecutive cycles,
+ * each port's frames in the order they were queued, a frame not before the
+ * cycle it was queued for.  Every DMA write is applied to host memory when its
+ * last beat arrives and logged (rh_wr).
+ *
  * Time: by default every function gets one 256 ns tick every 32 cycles (an
  * 8 ns clock).  tick_period = 0 turns that off; rh_advance_ticks() then gives
  * any number of ticks in one cycle, as the adapter does after a function
- * slept (tick counts saturate at NIC_RTL_TICK_MAX). */
+ * slept (tick counts saturate at NIC_RTL_TICK_MAX).
+ *
+ * Clocking: every function every cycle by default.  With `gated` set the
+ * harness gates each function's clock as the adapter does: a function is
+ * clocked while it reports busy (func_idle low), at the edge after an input
+ * for it entered the input flops, and from the tick its reported timer
+ * expires; it is then given all the ticks it slept through.  A design whose
+ * busy outputs are exact behaves identically, cycle for cycle, either way. */
 #ifndef NICSIM_RTL_HARNESS_H
 #define NICSIM_RTL_HARNESS_H
 #include <stdint.h>
@@ -38,6 +51,23 @@ typedef struct rh_read {
     uint32_t len;
 } rh_read;
 
+/* A frame waiting to be received. */
+typedef struct rh_rx {
+    uint64_t at;             /* not before this cycle */
+    uint32_t len;            /* bytes, FCS included */
+    uint8_t crc_ok;
+    uint8_t *data;
+} rh_rx;
+
+/* One DMA write as the RTL made it (applied when its last beat arrived). */
+typedef struct rh_wr {
+    uint64_t cycle;          /* cycle of the request */
+    uint64_t done;           /* cycle of the last beat */
+    uint8_t func;
+    uint64_t addr;
+    uint32_t len;
+} rh_wr;
+
 typedef struct rtl_harness {
     nic_rtl *n;
     nic_rtl_in in;
@@ -48,6 +78,11 @@ typedef struct rtl_harness {
     int split_pages;             /* 1: answer reads in pieces cut at 4 KiB boundaries */
     unsigned tick_period;        /* cycles per automatic 256 ns tick (32); 0: none */
     uint8_t mac_ready;           /* bit p: the link takes frames on port p  */
+    int gated;                   /* 1: clock functions only when they need it */
+    uint8_t fn_active;           /* gated: bit f, function f is clocked at the next edge */
+    uint64_t fn_ticks[NIC_RTL_PORTS];   /* gated: ticks given to function f */
+    uint64_t fn_wake[NIC_RTL_PORTS];    /* gated: tick at which f's timer expires, UINT64_MAX none */
+    uint64_t fn_edges[NIC_RTL_PORTS];   /* edges at which function f was clocked */
     /* pieces of DMA reads waiting for their completion, in request order */
     rh_read reads[1024];
     size_t nreads;
@@ -72,7 +107,16 @@ typedef struct rtl_harness {
     uint64_t read_pieces;        /* pieces reads were answered in */
     uint64_t odd_splits;         /* piece boundaries not at a multiple of 32 bytes into their request */
     uint64_t irq_rises[NIC_RTL_PORTS];
+    uint64_t irq_rise_cycle[NIC_RTL_PORTS];   /* cycle of the latest rise */
     uint8_t irq_prev;
+    /* received frames per port: queued, the one being delivered at rx_head */
+    rh_rx *rx[NIC_RTL_PORTS];
+    size_t rx_head[NIC_RTL_PORTS], rx_n[NIC_RTL_PORTS], rx_cap[NIC_RTL_PORTS];
+    uint32_t rx_off[NIC_RTL_PORTS];        /* bytes of the head frame delivered */
+    uint64_t rx_frames[NIC_RTL_PORTS];     /* frames fully delivered to the MAC */
+    /* every DMA write, in order */
+    rh_wr *wlog;
+    size_t nwlog, wlog_cap;
 } rtl_harness;
 
 rtl_harness *rh_new(void);
@@ -88,6 +132,14 @@ uint32_t rh_read32(rtl_harness *h, int func, uint32_t off);
 /* Run until the RTL is idle and no DMA is outstanding; returns the cycles
  * run, or -1 if max_cycles passed first (a hang). */
 long rh_run_idle(rtl_harness *h, long max_cycles);
+
+/* Queue a received frame for port p (len bytes including the FCS; crc_ok 0
+ * marks a bad FCS): delivered after the frames queued before it, not before
+ * cycle `at` (0: as soon as possible). */
+void rh_rx_frame_at(rtl_harness *h, int port, uint64_t at, const uint8_t *data, uint32_t len, int crc_ok);
+void rh_rx_frame(rtl_harness *h, int port, const uint8_t *data, uint32_t len, int crc_ok);
+/* Frames queued for port p and not yet fully delivered. */
+size_t rh_rx_pending(const rtl_harness *h, int port);
 
 /* Helpers for TX tests: a ring of n descriptors (returns its host pointer). */
 uint8_t *rh_tx_ring(rtl_harness *h, int func, unsigned n, uint64_t *bus);

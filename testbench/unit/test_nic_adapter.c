@@ -37,6 +37,8 @@ typedef struct fake_bus {
     unsigned n_pieces, odd_splits;
     int replies;
     uint32_t reply;
+    unsigned writes;
+    ps_t first_write, last_write;   /* times of DMA write requests */
 } fake_bus;
 
 static void fb_piece_ev(void *ctx, uint64_t arg)
@@ -79,6 +81,9 @@ static void fb_dma_write(void *impl, int func, uint32_t tag, uint64_t addr, uint
     fake_bus *b = impl;
     (void)addr;
     (void)len;
+    if (!b->writes++)
+        b->first_write = t;
+    b->last_write = t;
     sched_at(b->s, t + b->latency, fb_write_done_ev, b, (uint64_t)func << 32 | tag);
 }
 
@@ -373,12 +378,97 @@ static void test_frames_longer_than_16k(void)
     big_frames(65535, 60);
 }
 
+/* ---- received frames --------------------------------------------------- */
+
+/* Frames queued with nic_adapter_rx_frame reach host memory through the RTL
+ * in order, not before their time, on both ports; between frames the RTL
+ * is not clocked; frames the adapter cannot queue are counted. */
+static void test_rx_frames_reach_host_memory(void)
+{
+    tsys t;
+    tsys_init(&t, NULL);
+    uint64_t ring_bus[2], buf_bus[2];
+    uint8_t *ring[2], *buf[2];
+    for (int p = 0; p < 2; p++) {
+        ring[p] = host_mem_alloc(t.mem, 64 * 16, 128, &ring_bus[p]);
+        buf[p] = host_mem_alloc(t.mem, 64 * 2048, 64, &buf_bus[p]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ring[p]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(buf[p]);
+        for (int i = 0; i < 64; i++) {
+            uint64_t a = buf_bus[p] + 2048u * (unsigned)i;
+            memcpy(ring[p] + 16 * i, &a, 8);
+        }
+        tsys_write(&t, p, E1000_RDBAL, (uint32_t)ring_bus[p]);
+        tsys_write(&t, p, E1000_RDBAH, (uint32_t)(ring_bus[p] >> 32));
+        tsys_write(&t, p, E1000_RDLEN, 64 * 16);
+        tsys_write(&t, p, E1000_RCTL, E1000_RCTL_EN | E1000_RCTL_BAM);
+        tsys_write(&t, p, E1000_RDT, 63);
+    }
+    tsys_run(&t, t.s.now + 10 * PS_PER_US);
+    CU_ASSERT_EQUAL(t.a.active, 0);                      /* descriptors fetched: nothing to do */
+    uint64_t edges0 = t.a.st.cycles;
+    /* port 0: 20 frames, one every 2 us from 100 us on; port 1: 20 frames
+     * all due at once (delivered back to back) */
+    ps_t t0 = 100 * PS_PER_US;
+    uint8_t f[1600];
+    for (unsigned k = 0; k < 20; k++) {
+        uint32_t len = 64 + k * 70;
+        for (uint32_t i = 0; i < len; i++)
+            f[i] = (uint8_t)(k * 29 + i * 3 + 1);
+        f[0] = 0x02;                                     /* unicast */
+        nic_adapter_rx_frame(&t.a, 0, t0 + k * 2 * PS_PER_US, f, len, 1);
+        f[0] = 0x04;
+        nic_adapter_rx_frame(&t.a, 1, t0, f, len, k != 5);   /* frame 5: bad FCS, dropped */
+    }
+    /* a frame stamped earlier than the one ahead of it keeps its place */
+    f[0] = 0x02;
+    nic_adapter_rx_frame(&t.a, 0, t0 - PS_PER_US, f, 64, 1);
+    tsys_run(&t, t0 - PS_PER_US);
+    CU_ASSERT_EQUAL(t.a.st.cycles, edges0);              /* nothing before the first frame is due */
+    CU_ASSERT_EQUAL(t.bus.writes, 0);
+    tsys_run(&t, t0 + 60 * PS_PER_US);
+    CU_ASSERT(t.bus.first_write >= t0);
+    CU_ASSERT(t.bus.first_write < t0 + 200 * PS_PER_NS);
+    CU_ASSERT_EQUAL(t.a.st.rx_frames[0], 21);
+    CU_ASSERT_EQUAL(t.a.st.rx_frames[1], 20);
+    /* the RTL slept between port 0's frames (2 us = 250 edges apart) */
+    CU_ASSERT(t.a.st.cycles - edges0 < 21 * 120);
+    for (int p = 0; p < 2; p++) {
+        unsigned d = 0, bad = 0;
+        for (unsigned k = 0; k < 20; k++) {
+            if (p == 1 && k == 5)
+                continue;
+            uint32_t len = 64 + k * 70;
+            uint16_t dl;
+            memcpy(&dl, ring[p] + 16 * d + 8, 2);
+            uint8_t st = ring[p][16 * d + 12];
+            bad += dl != len || (st & 3) != 3;
+            for (uint32_t i = 1; i < len; i++)
+                bad += buf[p][2048 * d + i] != (uint8_t)(k * 29 + i * 3 + 1);
+            d++;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+    }
+    CU_ASSERT_EQUAL(tsys_read(&t, 0, E1000_GPRC), 21);
+    CU_ASSERT_EQUAL(tsys_read(&t, 1, E1000_GPRC), 19);
+    CU_ASSERT_EQUAL(tsys_read(&t, 1, E1000_CRCERRS), 1);
+    CU_ASSERT_EQUAL(t.a.st.master_aborts, 0);
+    /* a full queue: the adapter counts what it could not take */
+    for (unsigned k = 0; k < NIC_RX_FRAMES + 5; k++)
+        nic_adapter_rx_frame(&t.a, 1, t.s.now + PS_PER_S, f, 64, 1);
+    CU_ASSERT_EQUAL(t.a.st.rx_dropped[1], 5);
+    nic_adapter_rx_frame(&t.a, 0, t.s.now, f, NIC_RX_FRAME_MAX + 1, 1);
+    CU_ASSERT_EQUAL(t.a.st.rx_dropped[0], 1);
+    tsys_free(&t);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("NicAdapter", NULL, NULL);
     CU_add_test(s, "ReadPiecesPackContinuously", test_read_pieces_pack_continuously);
     CU_add_test(s, "MmioQueueFullAborts", test_mmio_queue_full_aborts);
     CU_add_test(s, "FramesLongerThan16KiB", test_frames_longer_than_16k);
+    CU_add_test(s, "RxFramesReachHostMemory", test_rx_frames_reach_host_memory);
 }
 
 int main(int argc, char **argv)

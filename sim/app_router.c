@@ -1,0 +1,242 @@
+/* The router of the 82546 reference posts, as a system: eth0 -> eth1 (and,
+ * with two cards, eth2 -> eth3), link-partner generators feeding the input
+ * ports, the forwarded frames leaving on the output ports' links, and one
+ * CPU per pair (router.cpus = 2) or one for all (1) running the driver core's
+ * NAPI loop and router app. */
+#include "app_router.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------- the link partners ---------------- */
+
+/* The frame in sp->gf has fully arrived: hand it to the NIC and fetch the next. */
+static void gen_arrival(void *ctx, uint64_t arg)
+{
+    sim_port *sp = ctx;
+    (void)arg;
+    nic_adapter_rx_frame(&sp->card->nic, sp->func, sp->gf.t_end, sp->gf.data, sp->gf.len, sp->gf.crc_ok);
+    if (!sp->gen_last)
+        sp->gen_first = sp->gf.t_end;
+    sp->gen_last = sp->gf.t_end;
+    if (link_gen_next(sp->gen, &sp->gf))
+        sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);
+    else
+        sp->gen_done = 1;
+}
+
+static int gen_start(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
+{
+    const scenario *sc = sys->sc;
+    link_gen_cfg cfg;
+    link_gen_cfg_default(&cfg);
+    cfg.gbps = scenario_double(sc, "link", "gbps");
+    double kpps = scenario_double(sc, "gen", "kpps");
+    if (sp->index == 2 && scenario_double(sc, "gen", "eth2_kpps") > 0)
+        kpps = scenario_double(sc, "gen", "eth2_kpps");
+    cfg.rate_pps = (uint64_t)(kpps * 1000.0 + 0.5);
+    cfg.size = (uint32_t)scenario_uint(sc, "gen", "size");
+    cfg.flows = (uint32_t)scenario_uint(sc, "gen", "flows");
+    cfg.pkts_per_flow = (uint32_t)scenario_uint(sc, "gen", "pkts_per_flow");
+    cfg.count = scenario_uint(sc, "gen", "count");
+    cfg.duration = scenario_uint(sc, "gen", "duration_us") * PS_PER_US;
+    cfg.start = scenario_uint(sc, "gen", "start_us") * PS_PER_US;
+    cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
+    cfg.src_mac[5] = (uint8_t)(0x10 + sp->index);
+    cfg.dst_mac[5] = (uint8_t)(0x20 + sp->index);
+    char e[200];
+    sp->gen = link_gen_new(&cfg, e, sizeof e);
+    if (!sp->gen) {
+        snprintf(err, errlen, "gen (eth%d): %s", sp->index, e);
+        return -1;
+    }
+    if (link_gen_next(sp->gen, &sp->gf))
+        sched_at(&sys->s, sp->gf.t_end, gen_arrival, sp, 0);
+    else
+        sp->gen_done = 1;
+    return 0;
+}
+
+/* ---------------- the CPUs ---------------- */
+
+static void router_port_options(const scenario *sc, sim_port *sp)
+{
+    e1000_dev_default_opts(&sp->dopt);
+    sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
+    sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
+    e1000_rx_default_opts(&sp->ropt);
+    sp->ropt.ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
+    sp->ropt.copybreak = (uint32_t)scenario_uint(sc, "router", "copybreak");
+    sp->ropt.prefetch_next_desc = (uint8_t)scenario_bool(sc, "router", "prefetch_next_desc");
+    sp->ropt.prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_cur_hdr");
+    sp->ropt.prefetch_next_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_next_hdr");
+    sp->ropt.radv = (uint16_t)scenario_uint(sc, "driver", "radv");
+    sp->ropt.rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
+    e1000_tx_default_opts(&sp->topt);
+    sp->topt.ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+    if (scenario_bool(sc, "driver", "tx_prefetch")) {
+        sp->topt.pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+        sp->topt.hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    }
+    sp->topt.wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+    sp->topt.gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
+    sp->topt.rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+    sp->topt.clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+    sp->topt.tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
+    sp->topt.tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+}
+
+/* Bring up every port the CPU serves, as its driver would, then the router. */
+static int router_bring_up(sim_cpu *c)
+{
+    struct router_port rp[SYS_MAX_PORTS];
+    struct router_pair pairs[SYS_MAX_PORTS];
+    int npairs = 0;
+    memset(rp, 0, sizeof rp);
+    for (int i = 0; i < c->nports; i++) {
+        sim_port *sp = c->ports[i];
+        int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
+        if (rc != 0) {
+            snprintf(sp->err, sizeof sp->err, "eth%d: e1000 bring-up failed (%d)", sp->index, rc);
+            return -1;
+        }
+        rp[i].dev = &sp->dev;
+        rp[i].mac[5] = (uint8_t)(0x20 + sp->index);
+        rp[i].next_hop_mac[5] = (uint8_t)(0x30 + sp->index);
+        if (sp->router_in) {
+            rc = e1000_rxq_setup(&sp->rxq, &sp->dev, &sp->ropt, NULL);
+            sp->rxq_up = rc == 0;
+            if (rc != 0) {
+                snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d)", sp->index, rc);
+                return -1;
+            }
+            rp[i].rxq = &sp->rxq;
+        }
+        if (sp->router_out) {
+            rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);
+            sp->txq_up = rc == 0;
+            if (rc != 0) {
+                snprintf(sp->err, sizeof sp->err, "eth%d: TX ring setup failed (%d)", sp->index, rc);
+                return -1;
+            }
+            rp[i].txq = &sp->txq;
+        }
+    }
+    /* input port p forwards to p + 1 (eth0 -> eth1, eth2 -> eth3) */
+    for (int i = 0; i < c->nports; i++)
+        for (int j = 0; j < c->nports; j++)
+            if (c->ports[i]->router_in && c->ports[j]->index == c->ports[i]->index + 1)
+                pairs[npairs++] = (struct router_pair){ (unsigned)i, (unsigned)j };
+    struct router_opts ro;
+    router_default_opts(&ro);
+    ro.napi.weight = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "napi_weight");
+    ro.rt.buckets = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_buckets");
+    ro.rt.max_entries = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_max_entries");
+    if (router_init(c->router, rp, c->nports, pairs, npairs, &ro, NULL) != 0) {
+        snprintf(c->ports[0]->err, sizeof c->ports[0]->err, "router setup failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* Done when every input the CPU serves has delivered its last frame and the
+ * CPU has had router.drain_us since then to forward what was queued. */
+static int router_done(const sim_cpu *c, ps_t drain)
+{
+    ps_t last = 0;
+    for (int i = 0; i < c->nports; i++) {
+        const sim_port *sp = c->ports[i];
+        if (!sp->router_in)
+            continue;
+        if (!sp->gen_done)
+            return 0;
+        if (sp->gen_last > last)
+            last = sp->gen_last;
+    }
+    return c->c.t >= last + drain;
+}
+
+static void router_cpu(void *arg)
+{
+    sim_cpu *c = arg;
+    nicsim_system *sys = c->ports[0]->pd.sys;
+    ps_t drain = scenario_uint(sys->sc, "router", "drain_us") * PS_PER_US;
+    unsigned steps = 0;
+    if (router_bring_up(c) != 0) {
+        c->alive = 0;
+        return;
+    }
+    for (;;) {
+        if (c->c.t >= sys->max_sim) {
+            sys->stopped_early = 1;
+            break;
+        }
+        if (router_done(c, drain))
+            break;
+        router_step(c->router);
+        if (++steps % 64 == 0)
+            coroutine_yield(&c->co);
+    }
+    c->alive = 0;
+}
+
+int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
+{
+    const scenario *sc = sys->sc;
+    int ncpu = (int)scenario_uint(sc, "router", "cpus");
+    int npairs = sys->ncards;            /* eth0 -> eth1, eth2 -> eth3 */
+    if (ncpu > npairs)
+        ncpu = npairs;
+    for (int k = 0; k < ncpu; k++) {
+        sim_cpu *c = &sys->cpu[sys->ncpus];
+        c->id = sys->ncpus++;
+        cpu_init(&c->c, c->id, prof, 0);
+        c->alive = 1;
+        c->router = calloc(1, sizeof *c->router);
+        if (!c->router) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    for (int p = 0; p < sys->nports; p++) {
+        sim_port *sp = &sys->port[p];
+        sp->router_in = p % 2 == 0;
+        sp->router_out = p % 2 == 1;
+        sim_cpu *c = &sys->cpu[ncpu == 1 ? 0 : p / 2];
+        c->ports[c->nports++] = sp;
+        sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+        router_port_options(sc, sp);
+        if (sp->router_in && gen_start(sys, sp, err, errlen) != 0)
+            return -1;
+    }
+    for (int k = 0; k < ncpu; k++) {
+        sim_cpu *c = &sys->cpu[k];
+        if (coroutine_init(&c->co, router_cpu, c, CPU_STACK_BYTES) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        c->co_up = 1;
+    }
+    return 0;
+}
+
+void app_router_free(nicsim_system *sys)
+{
+    for (int i = 0; i < sys->ncpus; i++) {
+        sim_cpu *c = &sys->cpu[i];
+        if (c->router) {
+            if (c->router->nports)
+                router_fini(c->router);
+            free(c->router);
+            c->router = NULL;
+        }
+    }
+    for (int p = 0; p < sys->nports; p++) {
+        sim_port *sp = &sys->port[p];
+        if (sp->rxq_up)
+            e1000_rxq_teardown(&sp->rxq);
+        if (sp->gen)
+            link_gen_free(sp->gen);
+        sp->gen = NULL;
+    }
+}
