@@ -4,6 +4,7 @@
  * CPU per pair (router.cpus = 2) or one for all (1) running the driver core's
  * NAPI loop and router app. */
 #include "app_router.h"
+#include "driver_options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,29 +62,9 @@ static int gen_start(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
 
 static void router_port_options(const scenario *sc, sim_port *sp)
 {
-    e1000_dev_default_opts(&sp->dopt);
-    sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
-    sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
-    e1000_rx_default_opts(&sp->ropt);
-    sp->ropt.ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
-    sp->ropt.copybreak = (uint32_t)scenario_uint(sc, "router", "copybreak");
-    sp->ropt.prefetch_next_desc = (uint8_t)scenario_bool(sc, "router", "prefetch_next_desc");
-    sp->ropt.prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_cur_hdr");
-    sp->ropt.prefetch_next_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_next_hdr");
-    sp->ropt.radv = (uint16_t)scenario_uint(sc, "driver", "radv");
-    sp->ropt.rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
-    e1000_tx_default_opts(&sp->topt);
-    sp->topt.ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
-    if (scenario_bool(sc, "driver", "tx_prefetch")) {
-        sp->topt.pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
-        sp->topt.hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
-    }
-    sp->topt.wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
-    sp->topt.gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
-    sp->topt.rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
-    sp->topt.clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
-    sp->topt.tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
-    sp->topt.tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+    driver_options_dev(sc, &sp->dopt);
+    driver_options_rx(sc, &sp->ropt);
+    driver_options_tx(sc, &sp->topt);
 }
 
 /* Bring up every port the CPU serves, as its driver would, then the router. */

@@ -1,5 +1,6 @@
 #include "system.h"
 #include "app_router.h"
+#include "driver_options.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -410,22 +411,8 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
 /* The options a pktgen port's CPU applies when its app starts. */
 static void pktgen_port_options(const scenario *sc, sim_port *sp)
 {
-    e1000_dev_default_opts(&sp->dopt);
-    sp->dopt.itr = (uint32_t)scenario_uint(sc, "driver", "itr");
-    sp->dopt.pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
-    struct e1000_tx_opts *topt = &sp->topt;
-    e1000_tx_default_opts(topt);
-    topt->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
-    if (scenario_bool(sc, "driver", "tx_prefetch")) {
-        topt->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
-        topt->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
-    }
-    topt->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
-    topt->gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
-    topt->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
-    topt->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
-    topt->tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
-    topt->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+    driver_options_dev(sc, &sp->dopt);
+    driver_options_tx(sc, &sp->topt);
     struct pktgen_opts *po = &sp->po;
     pktgen_default_opts(po);
     po->count = scenario_uint(sc, "pktgen", "count");

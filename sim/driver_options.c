@@ -1,0 +1,36 @@
+#include "driver_options.h"
+
+void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o)
+{
+    e1000_dev_default_opts(o);
+    o->itr = (uint32_t)scenario_uint(sc, "driver", "itr");
+    o->pba = (uint32_t)scenario_uint(sc, "nic", "pba_rx_kb");
+}
+
+void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o)
+{
+    e1000_tx_default_opts(o);
+    o->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+    if (scenario_bool(sc, "driver", "tx_prefetch")) {
+        o->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+        o->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    }
+    o->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+    o->gran = (uint8_t)scenario_bool(sc, "driver", "tx_gran");
+    o->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+    o->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+    o->tidv = (uint16_t)scenario_uint(sc, "driver", "tidv");
+    o->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
+}
+
+void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)
+{
+    e1000_rx_default_opts(o);
+    o->ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
+    o->copybreak = (uint32_t)scenario_uint(sc, "router", "copybreak");
+    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "router", "prefetch_next_desc");
+    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_cur_hdr");
+    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_next_hdr");
+    o->radv = (uint16_t)scenario_uint(sc, "driver", "radv");
+    o->rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
+}
