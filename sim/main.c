@@ -30,7 +30,6 @@ static const char usage[] =
     "      Run the scenarios of the 82546 reference tables (testbench/reference/) and\n"
     "      print reference against simulated with the error per row; exit status 1\n"
     "      when a row is off by more than 10% or the mean error exceeds 5%.\n"
-    "      (Work in progress: the router table only.)\n"
     "  nicsim keys\n"
     "      List every scenario key with its type, default, range and meaning.\n"
     "\n"

@@ -844,6 +844,51 @@ static void test_router_runs_and_is_deterministic(void)
     free(out[1]);
 }
 
+/* `nicsim validate e1000` runs every row of both 82546 tables and writes one
+ * JSON row per (row, metric) with the CSV's key columns; it exits 0 or 1 (in
+ * or out of tolerance), never 2.  Short runs keep the test quick: the values
+ * are not checked here, only their presence and arithmetic. */
+static void test_validate_json_rows(void)
+{
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "v.json");
+    proc p;
+    RUN(&p, "validate", "e1000", "gen.count=2000", "pktgen.count=2000", "--json", (char *)json_path);
+    CHECK(p.status == 0 || p.status == 1, "%s: exit status %d, expected 0 or 1", p.cmd, p.status);
+    CHECK(strstr(p.out, "mean absolute error") != NULL, "%s: no summary line", p.cmd);
+    proc_free(&p);
+    cJSON *j = load_json(json_path);
+    const cJSON *rows = jget(j, "rows");
+    REQUIRE(cJSON_IsArray(rows), "%s: no rows[]", json_path);
+    int n = cJSON_GetArraySize(rows), router = 0, tx = 0;
+    CHECK(n == 8 + 2 * 3, "%s: %d rows, expected 14 (8 router rows, 3 variants x 2 metrics)", json_path, n);
+    for (int i = 0; i < n; i++) {
+        const cJSON *r = cJSON_GetArrayItem(rows, i);
+        const cJSON *table = cJSON_GetObjectItemCaseSensitive(r, "table");
+        REQUIRE(cJSON_IsString(table), "%s: row %d has no table", json_path, i);
+        if (!strcmp(table->valuestring, "e1000-router-prefetch-copybreak.csv")) {
+            router++;
+            CHECK(cJSON_GetObjectItemCaseSensitive(r, "copybreak") && cJSON_GetObjectItemCaseSensitive(r, "flows") &&
+                  cJSON_GetObjectItemCaseSensitive(r, "prefetch"), "%s: row %d lacks a key column", json_path, i);
+        } else {
+            tx++;
+            CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "variant")), "%s: row %d lacks variant",
+                  json_path, i);
+        }
+        const cJSON *ref = cJSON_GetObjectItemCaseSensitive(r, "reference");
+        const cJSON *sim = cJSON_GetObjectItemCaseSensitive(r, "simulated");
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error_pct");
+        CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "metric")), "%s: row %d lacks metric", json_path, i);
+        REQUIRE(cJSON_IsNumber(ref) && cJSON_IsNumber(sim) && cJSON_IsNumber(e), "%s: row %d lacks numbers",
+                json_path, i);
+        double want = 100.0 * (sim->valuedouble - ref->valuedouble) / ref->valuedouble;
+        CHECK(fabs(e->valuedouble - want) < 1e-9, "%s: row %d error_pct %.6f, expected %.6f", json_path, i,
+              e->valuedouble, want);
+    }
+    CHECK(router == 8 && tx == 6, "%s: %d router rows and %d tx-prefetch rows", json_path, router, tx);
+    cJSON_Delete(j);
+}
+
 /* ---- CliSweep ---------------------------------------------------------- */
 
 static void test_sweep_sizes(void)
@@ -1157,6 +1202,7 @@ static void register_suites(void)
         { "IncompleteRunExits1", test_incomplete_run_fails },
         { "TwoPortsTwoCpus", test_two_ports_two_cpus },
         { "RouterRunsAndIsDeterministic", test_router_runs_and_is_deterministic },
+        { "ValidateJsonRows", test_validate_json_rows },
     };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
