@@ -181,14 +181,7 @@ module e1000_rx_queue #(
     assign wdata      = w_data ? rd_data : wb_q;
 
     // ---------------- arithmetic ----------------
-    function [15:0] ring_add(input [15:0] a, input [15:0] n);
-        reg [16:0] s;
-        begin
-            s = {1'b0, a} + {1'b0, n};
-            if (s >= {1'b0, ring_size}) s = s - {1'b0, ring_size};
-            ring_add = s[15:0];
-        end
-    endfunction
+    `include "ring_add.vh"
 
     function [RW-1:0] row_add(input [RW-1:0] r, input [RW:0] n);
         reg [RW+1:0] s;

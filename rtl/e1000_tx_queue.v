@@ -110,14 +110,7 @@ module e1000_tx_queue #(
     reg         was_empty;
 
     // ---------------- ring arithmetic ----------------
-    function [15:0] ring_add(input [15:0] a, input [15:0] n);
-        reg [16:0] s;
-        begin
-            s = {1'b0, a} + {1'b0, n};
-            if (s >= {1'b0, ring_size}) s = s - {1'b0, ring_size};
-            ring_add = s[15:0];
-        end
-    endfunction
+    `include "ring_add.vh"
 
     wire [6:0]  occ      = n_wb + n_iss + n_rdy + n_inf;
     wire [6:0]  space    = 7'd64 - occ;

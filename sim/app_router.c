@@ -137,28 +137,18 @@ static int router_done(const sim_cpu *c, ps_t drain)
     return c->c.t >= last + drain;
 }
 
+static int router_cpu_step(sim_cpu *c)
+{
+    if (router_done(c, c->drain))
+        return 0;
+    router_step(c->router);
+    return 1;
+}
+
 static void router_cpu(void *arg)
 {
     sim_cpu *c = arg;
-    nicsim_system *sys = c->ports[0]->pd.sys;
-    ps_t drain = scenario_uint(sys->sc, "router", "drain_us") * PS_PER_US;
-    unsigned steps = 0;
-    if (router_bring_up(c) != 0) {
-        c->alive = 0;
-        return;
-    }
-    for (;;) {
-        if (c->c.t >= sys->max_sim) {
-            sys->stopped_early = 1;
-            break;
-        }
-        if (router_done(c, drain))
-            break;
-        router_step(c->router);
-        if (++steps % 64 == 0)
-            coroutine_yield(&c->co);
-    }
-    c->alive = 0;
+    system_cpu_run(c, c->ports[0]->pd.sys, router_bring_up, router_cpu_step, 64);
 }
 
 int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
@@ -173,6 +163,7 @@ int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, siz
         c->id = sys->ncpus++;
         cpu_init(&c->c, c->id, prof, 0);
         c->alive = 1;
+        c->drain = scenario_uint(sc, "router", "drain_us") * PS_PER_US;
         c->router = calloc(1, sizeof *c->router);
         if (!c->router) {
             snprintf(err, errlen, "out of memory");

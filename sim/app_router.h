@@ -3,10 +3,6 @@
 #define NICSIM_APP_ROUTER_H
 #include "system.h"
 
-/* Plenty for the driver core, the apps and the device simulation that runs
- * on a CPU's stack while it waits (AddressSanitizer's frames are larger). */
-#define CPU_STACK_BYTES (4u << 20)
-
 /* CPUs, ports, RX/TX options and link-partner generators of a router run. */
 int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen);
 void app_router_free(nicsim_system *sys);

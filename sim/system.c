@@ -146,9 +146,24 @@ void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
 
 /* ---------------- a CPU's life ---------------- */
 
-/* A CPU hands control back to the scheduler this often even when it need
- * not wait, so that progress can be shown. */
-#define CPU_STEPS_PER_TURN 256
+void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
+                    int (*step)(sim_cpu *), unsigned steps_per_turn)
+{
+    unsigned steps = 0;
+    if (bring_up(c) == 0) {
+        for (;;) {
+            if (c->c.t >= sys->max_sim) {
+                sys->stopped_early = 1;
+                break;
+            }
+            if (!step(c))
+                break;
+            if (++steps % steps_per_turn == 0)
+                coroutine_yield(&c->co);
+        }
+    }
+    c->alive = 0;
+}
 
 /* Bring the port's driver up as its CPU would; 0 ok, else a message in sp->err. */
 static int bring_up(sim_port *sp)
@@ -175,27 +190,20 @@ static int bring_up(sim_port *sp)
 }
 
 /* A pktgen CPU: one port, its driver and pktgen. */
+static int pktgen_cpu_bring_up(sim_cpu *c)
+{
+    return bring_up(c->ports[0]);
+}
+
+static int pktgen_cpu_step(sim_cpu *c)
+{
+    return pktgen_step(&c->ports[0]->pg);
+}
+
 static void cpu_app(void *arg)
 {
     sim_cpu *c = arg;
-    sim_port *sp = c->ports[0];
-    nicsim_system *sys = sp->pd.sys;
-    unsigned steps = 0;
-    if (bring_up(sp) != 0) {
-        c->alive = 0;
-        return;
-    }
-    for (;;) {
-        if (c->c.t >= sys->max_sim) {
-            sys->stopped_early = 1;
-            break;
-        }
-        if (!pktgen_step(&sp->pg))
-            break;
-        if (++steps % CPU_STEPS_PER_TURN == 0)
-            coroutine_yield(&c->co);
-    }
-    c->alive = 0;
+    system_cpu_run(c, c->ports[0]->pd.sys, pktgen_cpu_bring_up, pktgen_cpu_step, 256);
 }
 
 /* ---------------- bus callbacks that end at a CPU ---------------- */

@@ -52,6 +52,7 @@ typedef struct sim_cpu {
     struct sim_port *ports[SYS_MAX_PORTS];
     int nports;
     struct router *router;      /* a router CPU's app (NULL for pktgen) */
+    ps_t drain;                 /* a router CPU runs on this long after its last input */
 } sim_cpu;
 
 /* One 82546 card: its RTL and adapter, and its own PCI-X segment. */
@@ -127,6 +128,17 @@ typedef struct nicsim_system {
     uint64_t late_observations; /* a CPU looked at device state from its future
                                    (an ordering bug; 0 in a correct run) */
 } nicsim_system;
+
+/* Plenty for the driver core, the apps and the device simulation that runs
+ * on a CPU's stack while it waits (AddressSanitizer's frames are larger). */
+#define CPU_STACK_BYTES (4u << 20)
+
+/* The life of a CPU's app, inside its coroutine: bring the app up, then step
+ * it until a step returns 0 or the CPU passes system.max_sim_us; every
+ * steps_per_turn steps it hands control to the scheduler even when it need
+ * not wait, so that progress can be shown. */
+void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
+                    int (*step)(sim_cpu *), unsigned steps_per_turn);
 
 /* Build everything the scenario describes; each CPU brings its driver up
  * when the run starts.  Returns 0, or -1 with a message in err. */
