@@ -111,6 +111,7 @@ static int router_bring_up(sim_cpu *c)
     struct router_opts ro;
     router_default_opts(&ro);
     ro.napi.weight = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "napi_weight");
+    ro.napi.tx_clean = strcmp(scenario_str(c->ports[0]->pd.sys->sc, "driver", "tx_clean"), "poll") == 0;
     ro.rt.buckets = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_buckets");
     ro.rt.max_entries = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_max_entries");
     if (router_init(c->router, rp, c->nports, pairs, npairs, &ro, NULL) != 0) {

@@ -59,6 +59,7 @@ const scenario_key nicsim_keys[] = {
     { "driver", "tx_wthresh",       SCN_UINT,   "1",         "0",    "63",      NULL, "TXDCTL.WTHRESH (Linux: 1)" },
     { "driver", "tx_gran",          SCN_BOOL,   "true",      NULL,   NULL,      NULL, "TXDCTL.GRAN: thresholds in descriptors" },
     { "driver", "rs_every",         SCN_UINT,   "1",         "1",    "4096",    NULL, "request status (RS) on every Nth packet" },
+    { "driver", "tx_clean",         SCN_ENUM,   "poll",      NULL,   NULL,      "poll|xmit", "router TX reclaim: poll = every NAPI round; xmit = the transmit path, when fewer than tx_clean_thresh descriptors are free" },
     { "driver", "tx_clean_thresh",  SCN_UINT,   "32",        "0",    "4096",    NULL, "reclaim when fewer descriptors are free" },
     { "driver", "tidv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "TIDV, 1.024 us units (Linux: 8)" },
     { "driver", "tadv",             SCN_UINT,   "32",        "0",    "65535",   NULL, "TADV, 1.024 us units (Linux: 32)" },

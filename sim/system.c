@@ -428,6 +428,7 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
     po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
     po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+    po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
     po->src_mac[5] = (uint8_t)(1 + 2 * sp->index);
     po->dst_mac[5] = (uint8_t)(2 + 2 * sp->index);
 }

@@ -109,6 +109,7 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
     *pg = (struct pktgen){ .pd = d, .q = q, .opts = *o, .len = o->size - 4,
                            .state = PKTGEN_RUN, .tdt_base = q->stats.tdt_writes };
     pg->c_pkt = plat_cost_id(d, "pktgen_pkt");
+    pg->c_poll = plat_cost_id(d, "napi_poll");
     pg->c_alloc = plat_cost_id(d, "skb_alloc");
     pg->c_free = plat_cost_id(d, "skb_free");
     build_template(pg);
@@ -176,22 +177,34 @@ static struct pktgen_buf *next_buf(struct pktgen *pg)
     return b;
 }
 
-/* Interrupt wait and reclaim; shared by the full-ring and drain paths. */
+/* Interrupt wait and reclaim; shared by the full-ring and drain paths.
+ * With reclaim_in_poll the reclaim is the NAPI poll the interrupt schedules:
+ * it runs again as long as a round reclaims something (e1000_clean stays in
+ * polling mode while TX work is found), and the sender waits meanwhile. */
 static void wait_and_clean(struct pktgen *pg)
 {
-    if (plat_irq_wait(pg->pd, pg->opts.irq_wait_ns)) {
+    int irq = plat_irq_wait(pg->pd, pg->opts.irq_wait_ns);
+    if (irq) {
         pg->stats.irqs++;
         e1000_irq_handle(pg->q->dev);
     } else {
         pg->stats.irq_timeouts++;
     }
-    e1000_tx_clean(pg->q, tx_done, pg);
+    if (!pg->opts.reclaim_in_poll) {
+        e1000_tx_clean(pg->q, tx_done, pg);
+        return;
+    }
+    if (!irq)
+        return;
+    do
+        plat_charge(pg->pd, pg->c_poll);
+    while (e1000_tx_clean(pg->q, tx_done, pg));
 }
 
 static void ring_full(struct pktgen *pg)
 {
     pg->stats.ring_full++;
-    if (e1000_tx_clean(pg->q, tx_done, pg))
+    if (!pg->opts.reclaim_in_poll && e1000_tx_clean(pg->q, tx_done, pg))
         return;
     /* Nothing done yet: make sure the NIC has everything, then sleep until
      * it reports progress (or the wait times out and the next step polls). */
@@ -284,7 +297,8 @@ int pktgen_step(struct pktgen *pg)
         if (finished(pg, now)) {
             begin_drain(pg, now);
         } else {
-            if (e1000_tx_free_descs(pg->q) < pg->q->opts.clean_thresh)
+            if (!pg->opts.reclaim_in_poll &&
+                e1000_tx_free_descs(pg->q) < pg->q->opts.clean_thresh)
                 e1000_tx_clean(pg->q, tx_done, pg);
             send_burst(pg);
         }

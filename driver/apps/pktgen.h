@@ -40,6 +40,11 @@ struct pktgen_opts {
     uint16_t src_port;          /* default 9 (as Linux pktgen) */
     uint16_t dst_port;          /* default 9 */
     uint64_t irq_wait_ns;       /* wait for an interrupt when the ring is full; default 100 us */
+    uint8_t reclaim_in_poll;    /* 1 = TX is reclaimed only by the interrupt's NAPI poll, as
+                                   Linux's e1000_clean: after a TX interrupt, polls repeat
+                                   while each one reclaims something (pktgen meanwhile
+                                   sends nothing); 0 = pktgen reclaims itself when fewer
+                                   than clean_thresh descriptors are free (default) */
     uint64_t drain_timeout_ns;  /* bound on the final wait for reclaim; default 1 s */
 };
 
@@ -78,7 +83,7 @@ struct pktgen {
     uint64_t start_ns, drain_start_ns;
     enum pktgen_state state;
     uint64_t tdt_base;
-    plat_cost c_pkt, c_alloc, c_free;
+    plat_cost c_pkt, c_alloc, c_free, c_poll;
     struct pktgen_stats stats;
 };
 

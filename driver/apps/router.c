@@ -114,7 +114,10 @@ static void router_rx(void *arg, struct e1000_rx_pkt *pkt)
     }
 
     struct router_port_stats *ost = &r->stats[out];
-    int rc = e1000_xmit(r->port[out].txq, pkt->bus, pkt->len, pkt->cookie, 0);
+    struct e1000_txq *oq = r->port[out].txq;
+    if (!r->opts.napi.tx_clean && e1000_tx_free_descs(oq) < oq->opts.clean_thresh)
+        e1000_tx_clean(oq, router_tx_done, &r->ctx[out]);
+    int rc = e1000_xmit(oq, pkt->bus, pkt->len, pkt->cookie, 0);
     if (rc == E1000_ERR_BUSY) {
         drop(r, p, pkt, &ost->drop_ring_full);
         return;

@@ -26,7 +26,9 @@
 #define E1000_BUF_SIZE        2048u  /* RX buffer: RCTL.BSIZE 2048 (BSEX 0) */
 #define E1000_BUF_META_BYTES  256u   /* sk_buff + skb_shared_info stand-in (4 lines) */
 #define E1000_BUF_ALLOC_TOUCH 256u   /* metadata bytes written by an allocation */
-#define E1000_BUF_FREE_TOUCH  64u    /* metadata bytes read+written by a free */
+#define E1000_BUF_FREE_TOUCH  192u   /* metadata bytes read+written by a free: kfree_skb
+                                        reads two sk_buff lines (dst, destructor, users,
+                                        head/end) and the skb_shared_info line (dataref) */
 #define E1000_BUF_CHUNK       64u    /* buffers added per pool growth */
 
 struct e1000_bufpool;

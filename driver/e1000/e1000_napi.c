@@ -9,6 +9,7 @@ void e1000_napi_default_opts(struct e1000_napi_opts *o)
         .ims = 0,
         .flush = 0,
         .exit_rule = E1000_NAPI_EXIT_UNDER_BUDGET,
+        .tx_clean = 1,
     };
 }
 
@@ -74,7 +75,7 @@ static unsigned poll_round(struct e1000_napi *n)
     for (int i = 0; i < n->nports; i++) {
         struct e1000_napi_port *pt = &n->port[i];
         unsigned tx = 0, rx = 0;
-        if (pt->txq)
+        if (pt->txq && n->opts.tx_clean)
             tx = e1000_tx_clean(pt->txq, pt->tx_done, pt->tx_done_arg);
         if (pt->rxq)
             rx = e1000_rx_poll(pt->rxq, n->opts.weight, pt->deliver, pt->deliver_arg);

@@ -44,6 +44,9 @@ struct e1000_napi_opts {
                                    dev->opts.ims (default) */
     uint8_t flush;              /* 1 = read STATUS after IMC and IMS writes; default 0 */
     uint8_t exit_rule;          /* enum e1000_napi_exit; default UNDER_BUDGET */
+    uint8_t tx_clean;           /* 1 = each round reclaims every port's TX ring (the
+                                   e1000 of 2004-2006); 0 = the caller reclaims in its
+                                   transmit path; default 1 */
 };
 
 struct e1000_napi_port {
