@@ -191,12 +191,17 @@ int cmd_validate(const cli *c)
     for (int r = 0; r < t.nrows; r++) {
         const char *var = csv_get(&t, r, "variant");
         const char *prefetch = strcmp(var, "vanilla") ? "driver.tx_prefetch=true" : "driver.tx_prefetch=false";
-        const char *ring = strstr(var, "4096") ? "driver.tx_ring=4096" : "driver.tx_ring=256";
+        /* Scott Feldman's patch: 4096 descriptors, reclaimed in the transmit
+         * path (the seed's TX ports took 693 interrupts with it, 58,638 without) */
+        int patch = strstr(var, "4096") != NULL;
+        const char *ring = patch ? "driver.tx_ring=4096" : "driver.tx_ring=256";
+        const char *clean = patch ? "driver.tx_clean=xmit" : "driver.tx_clean=poll";
         for (int m = 0; m < 2; m++) {
             char *ovp[16];
             int nov = 0;
             ovp[nov++] = (char *)prefetch;
             ovp[nov++] = (char *)ring;
+            ovp[nov++] = (char *)clean;
             if (m == 0) {
                 ovp[nov++] = "router.cpus=1";
                 ovp[nov++] = "gen.kpps=765";

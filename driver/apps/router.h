@@ -7,7 +7,7 @@
  * Per received frame (the deliver callback of the RX poll), as a 2.6.14
  * kernel does it:
  *   1. "stack_rx" (named cost): netif_receive_skb + eth_type_trans + ip_rcv;
- *      the header is read: the first 64 bytes (more with IP options) with
+ *      the header is read: the first 34 bytes (more with IP options) with
  *      plat_mem_copy_from.  Not IPv4, a bad version/IHL/length or a bad
  *      header checksum: dropped (drop_header).
  *   2. TTL <= 1: dropped (drop_ttl; Linux would send ICMP time exceeded).
@@ -40,7 +40,9 @@
 #include "route_cache.h"
 
 #define ROUTER_MAX_PORTS  E1000_NAPI_MAX_PORTS
-#define ROUTER_HDR_READ   64u      /* bytes of every frame the stack reads */
+#define ROUTER_HDR_READ   34u      /* bytes of every frame the stack reads: Ethernet +
+                                      an IPv4 header without options (more are read
+                                      when the IHL says so) */
 
 struct router_port {
     struct e1000_dev *dev;      /* brought up; dev->pd is this CPU's handle */

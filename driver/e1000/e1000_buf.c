@@ -50,10 +50,12 @@ static int grow(struct e1000_bufpool *p, int small)
             n = p->max_bufs - p->nbufs;
     }
     uint32_t size = small ? p->small_size : E1000_BUF_SIZE;
+    uint32_t stride = 64;       /* the kmalloc object: a power of two, aligned to itself */
+    while (stride < size + E1000_BUF_HEADROOM)
+        stride <<= 1;
     uint64_t data_bus, meta_bus;
-    /* 2048-byte buffers at 4 KB alignment never cross a 64 KB boundary
-     * (82546 errata 23 applies to RX buffers too). */
-    uint8_t *data = plat_dma_alloc(p->pd, (size_t)n * size, 4096, &data_bus);
+    uint8_t *data = plat_dma_alloc(p->pd, (size_t)n * stride, stride < 4096 ? 4096 : stride,
+                                   &data_bus);
     uint8_t *meta = data ? plat_dma_alloc(p->pd, (size_t)n * E1000_BUF_META_BYTES, 64,
                                           &meta_bus) : NULL;
     struct e1000_bufpool_chunk *c = calloc(1, sizeof *c);
@@ -72,8 +74,8 @@ static int grow(struct e1000_bufpool *p, int small)
     /* Lowest addresses first off the free list. */
     for (uint32_t i = n; i-- > 0;) {
         struct e1000_buf *b = &bufs[i];
-        b->data = data + (size_t)i * size;
-        b->bus = data_bus + (uint64_t)i * size;
+        b->data = data + (size_t)i * stride + E1000_BUF_HEADROOM;
+        b->bus = data_bus + (uint64_t)i * stride + E1000_BUF_HEADROOM;
         b->meta = meta + (size_t)i * E1000_BUF_META_BYTES;
         b->size = size;
         b->small = (uint8_t)small;

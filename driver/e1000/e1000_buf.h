@@ -14,9 +14,18 @@
  * Named costs (plat_cost_id), each with real memory touches:
  *   "skb_alloc"        e1000_buf_alloc:       + the metadata written (256 B)
  *   "skb_alloc_small"  e1000_buf_alloc_small: + the metadata written (256 B)
- *   "skb_free"         e1000_buf_free:        + 64 B of metadata read and written
+ *   "skb_free"         e1000_buf_free:        + 192 B of metadata read and written
  * The host-side bookkeeping (struct e1000_buf, the free list) is plain
- * memory and costs nothing. */
+ * memory and costs nothing.
+ *
+ * Layout, as 2.6-era Linux lays out an skb's data (dev_alloc_skb +
+ * skb_reserve(NET_IP_ALIGN)): each data area is an object of a power-of-two
+ * size (the kmalloc cache: 4096 bytes for a 2048-byte RX buffer, 512 for a
+ * 256-byte copybreak buffer), aligned to its size, and the data starts
+ * E1000_BUF_HEADROOM bytes into it.  So a 64-byte frame covers bytes 18..81
+ * of its object: two cache lines, of which the stack reads only the first.
+ * Objects aligned to their size never cross a 64 KB boundary (82546 errata
+ * 23 applies to RX buffers too). */
 #ifndef NICSIM_E1000_BUF_H
 #define NICSIM_E1000_BUF_H
 #include <stdint.h>
@@ -30,11 +39,14 @@
                                         reads two sk_buff lines (dst, destructor, users,
                                         head/end) and the skb_shared_info line (dataref) */
 #define E1000_BUF_CHUNK       64u    /* buffers added per pool growth */
+#define E1000_NET_IP_ALIGN    2u     /* Linux: IP header 4-byte aligned after 14 bytes */
+#define E1000_BUF_HEADROOM    (16u + E1000_NET_IP_ALIGN)  /* NET_SKB_PAD (2.6.14) + NET_IP_ALIGN */
 
 struct e1000_bufpool;
 
 struct e1000_buf {
-    void *data;                 /* data area (modelled memory, 64-byte aligned) */
+    void *data;                 /* data area (modelled memory): E1000_BUF_HEADROOM bytes
+                                   into an object aligned to its power-of-two size */
     uint64_t bus;               /* its bus address */
     void *meta;                 /* metadata area (modelled memory) */
     uint32_t size;              /* bytes in the data area */

@@ -193,9 +193,13 @@ static int copy_small(struct e1000_rxq *q, const struct e1000_buf *b, struct e10
         q->stats.copy_fails++;
         return 0;
     }
-    uint8_t tmp[E1000_BUF_SIZE];
-    plat_mem_copy_from(q->pd, tmp, b->data, pkt->len);
-    plat_mem_copy_to(q->pd, s->data, tmp, pkt->len);
+    /* e1000_clean_rx_irq copies from data - NET_IP_ALIGN: the alignment
+     * bytes come along, so the copy reads every line the frame covers */
+    uint8_t tmp[E1000_BUF_SIZE + E1000_NET_IP_ALIGN];
+    const uint8_t *src = (const uint8_t *)b->data - E1000_NET_IP_ALIGN;
+    plat_mem_copy_from(q->pd, tmp, src, pkt->len + E1000_NET_IP_ALIGN);
+    plat_mem_copy_to(q->pd, (uint8_t *)s->data - E1000_NET_IP_ALIGN, tmp,
+                     pkt->len + E1000_NET_IP_ALIGN);
     pkt->data = s->data;
     pkt->bus = s->bus;
     pkt->copied = 1;

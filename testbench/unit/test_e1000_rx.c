@@ -135,7 +135,8 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(RCTL_LINUX, 0x00008002u);
     CU_ASSERT_EQUAL(q.ring_bus >> 32, 1);
     CU_ASSERT_EQUAL(q.ring_bus % 4096, 0);
-    /* 255 buffers posted: distinct, 2048-aligned, never crossing 64 KB */
+    /* 255 buffers posted: distinct, E1000_BUF_HEADROOM into a 4 KB object
+     * (so never crossing 64 KB) */
     for (unsigned i = 0; i < 256; i++) {
         CU_ASSERT_EQUAL(q.ring[i].wb, 0);
         if (i == 255) {
@@ -143,7 +144,7 @@ static void test_setup_sequence(void)
             continue;
         }
         uint64_t a = q.ring[i].buffer_addr;
-        CU_ASSERT_EQUAL(a % 2048, 0);
+        CU_ASSERT_EQUAL(a % 4096, E1000_BUF_HEADROOM);
         CU_ASSERT_EQUAL(a, q.slot[i]->bus);
         if (i)
             CU_ASSERT_NOT_EQUAL(a, q.ring[i - 1].buffer_addr);
@@ -264,7 +265,7 @@ static void test_buffer_pool(void)
     struct e1000_buf *a = e1000_buf_alloc(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_EQUAL(a->size, 2048);
-    CU_ASSERT_EQUAL(a->bus % 2048, 0);
+    CU_ASSERT_EQUAL(a->bus % 4096, E1000_BUF_HEADROOM);  /* a kmalloc-4096 object */
     CU_ASSERT_EQUAL(p.nbufs, 64);                   /* one chunk */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 1);
     CU_ASSERT_EQUAL(d->touch_bytes, E1000_BUF_ALLOC_TOUCH);
@@ -275,6 +276,7 @@ static void test_buffer_pool(void)
     struct e1000_buf *s = e1000_buf_alloc_small(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(s->size, 128);
+    CU_ASSERT_EQUAL(s->bus % 256, E1000_BUF_HEADROOM);   /* 128 + 18 bytes: kmalloc-256 */
     CU_ASSERT_EQUAL(s->small, 1);
     CU_ASSERT_EQUAL(p.nbufs, 70);                   /* 6 more: the limit */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
@@ -530,13 +532,14 @@ static int copybreak_one(uint32_t cb, uint32_t len)
         CU_ASSERT_PTR_NOT_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, b->bus);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
-        /* exactly the frame, from the DMA buffer into the new one */
-        CU_ASSERT_EQUAL(d->copy_from_bytes, len);
-        CU_ASSERT_EQUAL(d->copy_to_bytes, len);
+        /* the frame and the NET_IP_ALIGN bytes before it, from the DMA
+         * buffer into the new one */
+        CU_ASSERT_EQUAL(d->copy_from_bytes, len + E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_to_bytes, len + E1000_NET_IP_ALIGN);
         long f = fake_find(d, FAKE_COPY_FROM, 0, 0), t = fake_find(d, FAKE_COPY_TO, 0, 0);
         CU_ASSERT_FATAL(f >= 0 && t > f);
-        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0);
-        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data);
+        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - E1000_NET_IP_ALIGN);
         CU_ASSERT_PTR_EQUAL(q.slot[0], b0);         /* the DMA buffer stayed in the ring */
         CU_ASSERT_EQUAL(q.stats.copybreak, 1);
     } else {
