@@ -177,10 +177,16 @@ static struct pktgen_buf *next_buf(struct pktgen *pg)
     return b;
 }
 
-/* Interrupt wait and reclaim; shared by the full-ring and drain paths.
- * With reclaim_in_poll the reclaim is the NAPI poll the interrupt schedules:
- * it runs again as long as a round reclaims something (e1000_clean stays in
- * polling mode while TX work is found), and the sender waits meanwhile. */
+/* The NAPI poll a TX interrupt schedules (Linux's e1000_clean): rounds
+ * repeat while each one reclaims something; pktgen sends nothing meanwhile. */
+static void napi_tx_poll(struct pktgen *pg)
+{
+    do
+        plat_charge(pg->pd, pg->c_poll);
+    while (e1000_tx_clean(pg->q, tx_done, pg));
+}
+
+/* Interrupt wait and reclaim; shared by the full-ring and drain paths. */
 static void wait_and_clean(struct pktgen *pg)
 {
     int irq = plat_irq_wait(pg->pd, pg->opts.irq_wait_ns);
@@ -190,15 +196,21 @@ static void wait_and_clean(struct pktgen *pg)
     } else {
         pg->stats.irq_timeouts++;
     }
-    if (!pg->opts.reclaim_in_poll) {
+    if (!pg->opts.reclaim_in_poll)
         e1000_tx_clean(pg->q, tx_done, pg);
+    else if (irq)
+        napi_tx_poll(pg);
+}
+
+/* With reclaim_in_poll an interrupt preempts the sender whenever it comes,
+ * not only when the ring is full: taken between two packets. */
+static void take_pending_irq(struct pktgen *pg)
+{
+    if (!plat_irq_wait(pg->pd, 0))
         return;
-    }
-    if (!irq)
-        return;
-    do
-        plat_charge(pg->pd, pg->c_poll);
-    while (e1000_tx_clean(pg->q, tx_done, pg));
+    pg->stats.irqs++;
+    e1000_irq_handle(pg->q->dev);
+    napi_tx_poll(pg);
 }
 
 static void ring_full(struct pktgen *pg)
@@ -297,8 +309,9 @@ int pktgen_step(struct pktgen *pg)
         if (finished(pg, now)) {
             begin_drain(pg, now);
         } else {
-            if (!pg->opts.reclaim_in_poll &&
-                e1000_tx_free_descs(pg->q) < pg->q->opts.clean_thresh)
+            if (pg->opts.reclaim_in_poll)
+                take_pending_irq(pg);
+            else if (e1000_tx_free_descs(pg->q) < pg->q->opts.clean_thresh)
                 e1000_tx_clean(pg->q, tx_done, pg);
             send_burst(pg);
         }
