@@ -82,13 +82,26 @@ static const char *csv_get(const csv *c, int row, const char *col)
     return NULL;
 }
 
+/* netstat -i columns and interrupts of eth0..eth3 for one routing row */
+enum { NS_RX_OK, NS_RX_DROP, NS_TX_OK, NS_IRQ, NS_COLS };
+typedef struct netstat {
+    int present;
+    const char *drop_name;     /* the seed's column for frames the NIC dropped */
+    double seed[4][NS_COLS];   /* NAN where the seed has no number */
+    double sim[4][NS_COLS];    /* scaled to the seed's offered count */
+    double scale;              /* seed offered / simulated offered, per input port */
+} netstat;
+
 typedef struct vrow {
     const char *table;
     char keys[256];            /* "copybreak=N flows=1 prefetch=12" */
     cJSON *keyobj;
     const char *metric;
     double reference, simulated;
+    netstat ns;
 } vrow;
+
+#define SEED_OFFERED 10000000.0   /* frames offered per input port in both posts */
 
 /* Run one scenario with overrides; fills *out with the JSON report.  0 ok. */
 static int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, size_t errlen)
@@ -114,6 +127,92 @@ static double jnum(const cJSON *j, const char *a, int i, const char *b)
     const cJSON *o = cJSON_GetArrayItem(arr, i);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, b);
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static double csv_num(const csv *c, int row, const char *col)
+{
+    const char *v = c ? csv_get(c, row, col) : NULL;
+    return v ? atof(v) : NAN;
+}
+
+/* The simulated netstat -i and interrupt counts of a routing run, scaled to
+ * the seed's offered count, beside the seed's own (table t row r; irq, row
+ * ir of the interrupt table, may be NULL). */
+static void netstat_fill(netstat *ns, const cJSON *j, const csv *t, int r, const char *drop_col,
+                         const csv *irq, int ir)
+{
+    ns->present = 1;
+    ns->drop_name = drop_col;
+    double offered = jnum(j, "ports", 0, "offered");
+    ns->scale = offered > 0 ? SEED_OFFERED / offered : NAN;
+    for (int p = 0; p < 4; p++) {
+        char col[64];
+        snprintf(col, sizeof col, "eth%d_rx_ok", p);
+        ns->seed[p][NS_RX_OK] = csv_num(t, r, col);
+        snprintf(col, sizeof col, "eth%d_rx_%s", p, drop_col);
+        ns->seed[p][NS_RX_DROP] = csv_num(t, r, col);
+        snprintf(col, sizeof col, "eth%d_tx_ok", p);
+        ns->seed[p][NS_TX_OK] = csv_num(t, r, col);
+        snprintf(col, sizeof col, "eth%d_irqs", p);
+        ns->seed[p][NS_IRQ] = csv_num(irq, ir, col);
+        ns->sim[p][NS_RX_OK] = jnum(j, "ports", p, "rx_packets") * ns->scale;
+        ns->sim[p][NS_RX_DROP] = jnum(j, "ports", p, "rx_missed") * ns->scale;
+        ns->sim[p][NS_TX_OK] = jnum(j, "ports", p, "gptc") * ns->scale;
+        ns->sim[p][NS_IRQ] = jnum(j, "ports", p, "irqs_handled") * ns->scale;
+    }
+}
+
+static void netstat_print(const vrow *v)
+{
+    static const char *cols[NS_COLS] = { "RX-OK", NULL, "TX-OK", "IRQ" };
+    printf("\n%s  %s\n%-6s", v->table, v->keys, "Iface");
+    for (int k = 0; k < NS_COLS; k++) {
+        char drop[16];
+        snprintf(drop, sizeof drop, "RX-%s", v->ns.drop_name);
+        for (char *q = drop; *q; q++)
+            *q = (char)toupper((unsigned char)*q);
+        const char *name = cols[k] ? cols[k] : drop;
+        printf(" %10s seed %10s sim", name, name);
+    }
+    printf("\n");
+    for (int p = 0; p < 4; p++) {
+        printf("eth%-3d", p);
+        for (int k = 0; k < NS_COLS; k++) {
+            double a = v->ns.seed[p][k], b = v->ns.sim[p][k];
+            if (isnan(a))
+                printf(" %15s", "-");
+            else
+                printf(" %15.0f", a);
+            printf(" %14.0f", b);
+        }
+        printf("\n");
+    }
+}
+
+static cJSON *netstat_json(const netstat *ns)
+{
+    static const char *keys[NS_COLS] = { "rx_ok", "rx_drop", "tx_ok", "irqs" };
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "scale", ns->scale);
+    cJSON *ports = cJSON_AddArrayToObject(o, "ports");
+    for (int p = 0; p < 4; p++) {
+        cJSON *po = cJSON_CreateObject();
+        char name[8];
+        snprintf(name, sizeof name, "eth%d", p);
+        cJSON_AddStringToObject(po, "iface", name);
+        for (int k = 0; k < NS_COLS; k++) {
+            char key[32];
+            snprintf(key, sizeof key, "seed_%s", keys[k]);
+            if (isnan(ns->seed[p][k]))
+                cJSON_AddNullToObject(po, key);
+            else
+                cJSON_AddNumberToObject(po, key, ns->seed[p][k]);
+            snprintf(key, sizeof key, "sim_%s", keys[k]);
+            cJSON_AddNumberToObject(po, key, ns->sim[p][k]);
+        }
+        cJSON_AddItemToArray(ports, po);
+    }
+    return o;
 }
 
 /* Forwarded packets per second over the time the link partners offered
@@ -167,6 +266,7 @@ int cmd_validate(const cli *c)
             return EXIT_RUN_FAILED;
         }
         vrow *v = &rows[nr++];
+        memset(v, 0, sizeof *v);
         v->table = "e1000-router-prefetch-copybreak.csv";
         snprintf(v->keys, sizeof v->keys, "copybreak=%s flows=%s prefetch=%s", cb, fl, pf);
         v->keyobj = cJSON_CreateObject();
@@ -176,6 +276,7 @@ int cmd_validate(const cli *c)
         v->metric = "throughput_kpps";
         v->reference = atof(ref);
         v->simulated = router_kpps(j, atof(in0));
+        netstat_fill(&v->ns, j, &t, r, "drp", NULL, 0);
         cJSON_Delete(j);
     }
     free(t.buf);
@@ -184,8 +285,15 @@ int cmd_validate(const cli *c)
      * the router on one CPU (2 x 765 kpps offered, cards on PCI-X 133 and
      * 100 MHz) and pktgen on the same box ---- */
     const char *t2 = "testbench/reference/e1000-tx-prefetch-ringsize.csv";
+    const char *t2i = "testbench/reference/e1000-tx-prefetch-ringsize-interrupts.csv";
+    csv ti;
     if (csv_load(t2, &t, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    if (csv_load(t2i, &ti, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        free(t.buf);
         return EXIT_USAGE;
     }
     for (int r = 0; r < t.nrows; r++) {
@@ -215,9 +323,11 @@ int cmd_validate(const cli *c)
             if (run_scenario(m ? PKTGEN_SCENARIO : ROUTER_SCENARIO, ovp, nov, &j, err, sizeof err) != 0) {
                 fprintf(stderr, "nicsim: %s\n", err);
                 free(t.buf);
+                free(ti.buf);
                 return EXIT_RUN_FAILED;
             }
             vrow *v = &rows[nr++];
+            memset(v, 0, sizeof *v);
             v->table = "e1000-tx-prefetch-ringsize.csv";
             snprintf(v->keys, sizeof v->keys, "variant=%s", var);
             v->keyobj = cJSON_CreateObject();
@@ -225,10 +335,18 @@ int cmd_validate(const cli *c)
             v->metric = m ? "pktgen_tx_kpps" : "routing_throughput_kpps";
             v->reference = atof(csv_get(&t, r, v->metric));
             v->simulated = m ? jnum(j, "ports", 0, "tx_pps") / 1e3 : router_kpps(j, 765);
+            if (!m) {
+                int ir = -1;
+                for (int k = 0; k < ti.nrows; k++)
+                    if (!strcmp(csv_get(&ti, k, "variant"), var))
+                        ir = k;
+                netstat_fill(&v->ns, j, &t, r, "ovr", ir >= 0 ? &ti : NULL, ir);
+            }
             cJSON_Delete(j);
         }
     }
     free(t.buf);
+    free(ti.buf);
 
     /* ---- print ---- */
     printf("%-40s %-34s %-16s %10s %10s %8s\n", "table", "row", "metric", "reference", "simulated", "error");
@@ -252,9 +370,17 @@ int cmd_validate(const cli *c)
         cJSON_AddNumberToObject(o, "reference", v->reference);
         cJSON_AddNumberToObject(o, "simulated", v->simulated);
         cJSON_AddNumberToObject(o, "error_pct", e);
+        if (v->ns.present)
+            cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));
         cJSON_AddItemToArray(jrows, o);
         cJSON_Delete(v->keyobj);
     }
+    printf("\nnetstat -i and interrupts of the routing rows: the seed's counts beside the\n"
+           "simulated ones, scaled to the seed's %.0f frames offered per input port\n"
+           "(- : the seed printed no interrupt table for that run)\n", SEED_OFFERED);
+    for (int i = 0; i < nr; i++)
+        if (rows[i].ns.present)
+            netstat_print(&rows[i]);
     double mae = nr ? sum / nr : 0;
     printf("\nmean absolute error %.1f%% (limit %.0f%%); %d of %d rows outside +-%.0f%%\n", mae,
            MEAN_TOLERANCE_PCT, bad, nr, ROW_TOLERANCE_PCT);

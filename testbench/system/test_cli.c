@@ -884,6 +884,25 @@ static void test_validate_json_rows(void)
         double want = 100.0 * (sim->valuedouble - ref->valuedouble) / ref->valuedouble;
         CHECK(fabs(e->valuedouble - want) < 1e-9, "%s: row %d error_pct %.6f, expected %.6f", json_path, i,
               e->valuedouble, want);
+        /* routing rows carry netstat -i beside the seed's: the seed's input
+         * counters add up to its 10,000,000 offered frames, and so do the
+         * simulated ones once scaled (scale = 10,000,000 / 2000 here) */
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
+        int routing = cJSON_IsString(m) && strstr(m->valuestring, "throughput") != NULL;
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(r, "netstat");
+        CHECK(routing == (ns != NULL), "%s: row %d: netstat present %d for metric %s", json_path, i, ns != NULL,
+              cJSON_IsString(m) ? m->valuestring : "?");
+        if (!ns)
+            continue;
+        CHECK(fabs(jnum(ns, "scale", json_path) - 5000.0) < 1e-9, "%s: row %d: scale %g, expected 5000", json_path, i,
+              jnum(ns, "scale", json_path));
+        const cJSON *eth0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(ns, "ports"), 0);
+        REQUIRE(eth0 != NULL, "%s: row %d: netstat has no eth0", json_path, i);
+        double seed = jnum(eth0, "seed_rx_ok", json_path) + jnum(eth0, "seed_rx_drop", json_path);
+        double sim_in = jnum(eth0, "sim_rx_ok", json_path) + jnum(eth0, "sim_rx_drop", json_path);
+        CHECK(fabs(seed - 1e7) < 1e7 * 1e-4, "%s: row %d: seed eth0 RX-OK + drops = %.0f", json_path, i, seed);
+        CHECK(sim_in <= 1e7 + 1e-6 && sim_in > 0, "%s: row %d: simulated eth0 RX-OK + drops = %.0f", json_path, i,
+              sim_in);
     }
     CHECK(router == 8 && tx == 6, "%s: %d router rows and %d tx-prefetch rows", json_path, router, tx);
     cJSON_Delete(j);
