@@ -408,6 +408,18 @@ uint64_t link_gen_crc_errors(const link_gen *g)
     return g->crc_errors;
 }
 
+int link_gen_delay(link_gen *g, ps_t dt)
+{
+    if (g->k)
+        return -1;
+    g->start = sat_add(g->start, dt);
+    if (g->end != PS_NEVER)
+        g->end = sat_add(g->end, dt);
+    g->wire_free = sat_add(g->wire_free, dt);
+    g->loop_base = sat_add(g->loop_base, dt);
+    return 0;
+}
+
 void link_gen_free(link_gen *g)
 {
     if (!g)

@@ -103,6 +103,11 @@ link_gen *link_gen_new(const link_gen_cfg *cfg, char *err, size_t errlen);
  *   or "link gen: WHAT" for a bad cfg (N counts frames from 1). */
 link_gen *link_gen_new_pcap(const char *path, const link_gen_cfg *cfg, char *err, size_t errlen);
 
+/* Move a generator that has not returned a frame yet dt later (its start,
+ * duration window and loop base with it): a link partner started once the
+ * device under test is up.  0, or -1 after the first frame. */
+int link_gen_delay(link_gen *g, ps_t dt);
+
 /* The next frame into *out: 1, or 0 when the source has ended (and on every
  * later call). */
 int link_gen_next(link_gen *g, link_gen_frame *out);

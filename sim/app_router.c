@@ -26,7 +26,7 @@ static void gen_arrival(void *ctx, uint64_t arg)
         sp->gen_done = 1;
 }
 
-static int gen_start(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
+static int gen_create(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
 {
     const scenario *sc = sys->sc;
     link_gen_cfg cfg;
@@ -51,11 +51,18 @@ static int gen_start(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
         snprintf(err, errlen, "gen (eth%d): %s", sp->index, e);
         return -1;
     }
+    return 0;
+}
+
+/* The link partner starts gen.start_us after the CPU serving the port has
+ * brought it up (an operator starts the traffic once the router is up). */
+static void gen_go(sim_port *sp, ps_t up)
+{
+    link_gen_delay(sp->gen, up);
     if (link_gen_next(sp->gen, &sp->gf))
-        sched_at(&sys->s, sp->gf.t_end, gen_arrival, sp, 0);
+        sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);
     else
         sp->gen_done = 1;
-    return 0;
 }
 
 /* ---------------- the CPUs ---------------- */
@@ -118,11 +125,15 @@ static int router_bring_up(sim_cpu *c)
         snprintf(c->ports[0]->err, sizeof c->ports[0]->err, "router setup failed");
         return -1;
     }
+    for (int i = 0; i < c->nports; i++)
+        if (c->ports[i]->router_in)
+            gen_go(c->ports[i], c->c.t);
     return 0;
 }
 
 /* Done when every input the CPU serves has delivered its last frame and the
- * CPU has had router.drain_us since then to forward what was queued. */
+ * CPU has spent router.drain_us without work since then: whatever the NICs
+ * still held has been forwarded. */
 static int router_done(const sim_cpu *c, ps_t drain)
 {
     ps_t last = 0;
@@ -135,6 +146,8 @@ static int router_done(const sim_cpu *c, ps_t drain)
         if (sp->gen_last > last)
             last = sp->gen_last;
     }
+    if (c->last_work > last)
+        last = c->last_work;
     return c->c.t >= last + drain;
 }
 
@@ -142,7 +155,8 @@ static int router_cpu_step(sim_cpu *c)
 {
     if (router_done(c, c->drain))
         return 0;
-    router_step(c->router);
+    if (router_step(c->router))
+        c->last_work = c->c.t;
     return 1;
 }
 
@@ -179,7 +193,7 @@ int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, siz
         c->ports[c->nports++] = sp;
         sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
         router_port_options(sc, sp);
-        if (sp->router_in && gen_start(sys, sp, err, errlen) != 0)
+        if (sp->router_in && gen_create(sys, sp, err, errlen) != 0)
             return -1;
     }
     for (int k = 0; k < ncpu; k++) {

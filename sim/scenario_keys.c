@@ -80,7 +80,7 @@ const scenario_key nicsim_keys[] = {
     { "router", "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per port and round" },
     { "router", "rt_buckets",       SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache hash buckets (a power of two)" },
     { "router", "rt_max_entries",   SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache entries before the oldest are reused" },
-    { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on" },
+    { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on without work before it stops" },
 
     { "gen",    "kpps",             SCN_DOUBLE, "1173",      "0",    "100000",  NULL, "offered rate per input port (eth0, eth2), kpps; 0 = line rate" },
     { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },
@@ -89,7 +89,7 @@ const scenario_key nicsim_keys[] = {
     { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    NULL,      NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
     { "gen",    "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "frames per input port (0 = until duration_us)" },
     { "gen",    "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "send for this long (0 = until count)" },
-    { "gen",    "start_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "first frame (after the drivers are up)" },
+    { "gen",    "start_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "first frame, this long after the router has brought its ports up" },
     { "gen",    "bad_fcs_every",    SCN_UINT,   "0",         "0",    NULL,      NULL, "corrupt the FCS of every Nth frame (0 = never)" },
 
     { "link",   "gbps",             SCN_DOUBLE, "1",         "0.001", "400",    NULL, "line rate" },

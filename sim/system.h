@@ -53,6 +53,7 @@ typedef struct sim_cpu {
     int nports;
     struct router *router;      /* a router CPU's app (NULL for pktgen) */
     ps_t drain;                 /* a router CPU runs on this long after its last input */
+    ps_t last_work;             /* router: when a step last did work */
 } sim_cpu;
 
 /* One 82546 card: its RTL and adapter, and its own PCI-X segment. */

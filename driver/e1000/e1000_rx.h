@@ -113,6 +113,7 @@ struct e1000_rxq {
     uint64_t ring_bus;
     size_t ring_bytes;
     struct e1000_buf **slot;      /* per descriptor: the buffer posted or kept, or NULL */
+    void *info;                   /* struct e1000_buffer stand-ins (modelled memory) */
     uint32_t count;               /* ring_size */
     uint32_t next_to_clean;       /* next descriptor the poll looks at */
     uint32_t next_to_use;         /* next descriptor refill posts */

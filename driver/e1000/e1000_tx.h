@@ -67,6 +67,7 @@ struct e1000_txq {
     uint64_t ring_bus;
     size_t ring_bytes;            /* allocated: ring_size * 16 rounded up to 4 KB */
     struct e1000_tx_slot *slot;   /* ring_size entries */
+    void *info;                   /* ring_size struct e1000_buffer stand-ins (modelled memory) */
     uint32_t *rs_fifo;            /* indices of RS descriptors not yet reclaimed, in order */
     uint32_t rs_head, rs_count;
     uint32_t count;               /* ring_size */

@@ -154,7 +154,9 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(e1000_rx_nic_owned(&q), 254);
     CU_ASSERT_EQUAL(fake_nic_rx_avail(d), 254);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 255);
-    CU_ASSERT_EQUAL(d->touches, 255);                /* each allocation wrote its sk_buff */
+    /* each allocation wrote its sk_buff, each posting its buffer_info entry */
+    CU_ASSERT_EQUAL(d->touches, 255 + 255);
+    CU_ASSERT_EQUAL(d->touch_bytes, 255 * (E1000_BUF_ALLOC_TOUCH + E1000_BUFFER_INFO_BYTES));
     CU_ASSERT_EQUAL(q.stats.rdt_writes, 1);
     CU_ASSERT_EQUAL(count_w32(E1000_RXDCTL), 0);    /* Linux leaves RXDCTL alone */
     CU_ASSERT_EQUAL(q.fcs, 4);
@@ -700,6 +702,10 @@ static void prefetch_case(int p1, int p2, int p5)
                 r = (long)i, n++;
         CU_ASSERT_FATAL(r >= 0 && n == 1);
         CU_ASSERT_EQUAL(d->log[r + 1].kind, FAKE_RMB);
+        /* the driver reads the slot's buffer_info (its skb) first */
+        CU_ASSERT_EQUAL(d->log[r + 2].kind, FAKE_TOUCH);
+        CU_ASSERT_EQUAL(d->log[r + 2].addr, (uintptr_t)q.info + k * E1000_BUFFER_INFO_BYTES);
+        r++;
         uintptr_t want[3];
         unsigned nw = 0;
         if (p2)

@@ -511,6 +511,16 @@ static void test_clean_dd_rs_in_order(void)
     CU_ASSERT_EQUAL(done_log[5], (uintptr_t)cookie(5));
     CU_ASSERT_EQUAL(e1000_tx_free_descs(&q), 255);
     CU_ASSERT_EQUAL(q.stats.reclaimed, 6);
+    /* each reclaimed descriptor's buffer_info entry was read and cleared, in
+     * ring order (the cache model sees the driver's bookkeeping) */
+    unsigned nt = 0;
+    for (size_t i = 0; i < d->log_n; i++)
+        if (d->log[i].kind == FAKE_TOUCH) {
+            CU_ASSERT_EQUAL(d->log[i].addr, (uintptr_t)q.info + nt * E1000_BUFFER_INFO_BYTES);
+            CU_ASSERT_EQUAL(d->log[i].reg, 1);
+            nt++;
+        }
+    CU_ASSERT_EQUAL(nt, 6);
 
     /* every status read was of an RS descriptor, and each DD seen was
      * followed by a read barrier before anything else was read */
