@@ -70,6 +70,11 @@ static void gen_go(sim_port *sp, ps_t up)
 static void router_port_options(const scenario *sc, sim_port *sp)
 {
     driver_options_dev(sc, &sp->dopt);
+    /* Reclaimed in the transmit path, TX completions need no interrupt: the
+     * 4096-descriptor patch's TX ports took 693 interrupts in seed 002's
+     * /proc/interrupts, against 58,638 with the NAPI-poll reclaim. */
+    if (strcmp(scenario_str(sc, "driver", "tx_clean"), "xmit") == 0)
+        sp->dopt.ims &= ~E1000_IMS_TXDW;
     driver_options_rx(sc, &sp->ropt);
     driver_options_tx(sc, &sp->topt);
 }

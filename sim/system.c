@@ -636,8 +636,12 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         sp->crcerrs = read_stat(sys, sp, E1000_CRCERRS, &t);
         sp->ruc = read_stat(sys, sp, E1000_RUC, &t);
         sp->roc = read_stat(sys, sp, E1000_ROC, &t);
-        sp->irqs_handled = sp->pd.sc && sp->pd.sc->router ? sp->pd.sc->router->napi.stats.irqs
-                                                           : sp->pg.stats.irqs;
+        sp->irqs_handled = sp->pg.stats.irqs;
+        const sim_cpu *sc = sp->pd.sc;
+        if (sc && sc->router)               /* the router's NAPI: per port, as Linux counts */
+            for (int i = 0; i < sc->nports; i++)
+                if (sc->ports[i] == sp)
+                    sp->irqs_handled = sc->router->napi.port_stats[i].irqs;
     }
     return 0;
 }

@@ -104,6 +104,16 @@ typedef struct vrow {
 
 #define SEED_OFFERED 10000000.0   /* frames offered per input port in both posts */
 
+/* The command that reproduces one row: progress on stderr that a user can
+ * paste to run the row alone. */
+static void print_row_command(const char *what, const char *path, char **ov, int n)
+{
+    fprintf(stderr, "[%s] build/nicsim run %s", what, path);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, " %s", ov[i]);
+    fprintf(stderr, "\n");
+}
+
 /* Run one scenario with overrides; fills *out with the JSON report.  0 ok. */
 static int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, size_t errlen)
 {
@@ -259,7 +269,9 @@ int cmd_validate(const cli *c)
         int nov = 5;
         for (int i = 0; i < c->n_overrides && nov < 8; i++)
             ovp[nov++] = c->overrides[i];
-        fprintf(stderr, "[%s row %d] copybreak=%s flows=%s prefetch=%s ...\n", "router", r + 1, cb, fl, pf);
+        char what[96];
+        snprintf(what, sizeof what, "router row %d: copybreak=%s flows=%s prefetch=%s", r + 1, cb, fl, pf);
+        print_row_command(what, ROUTER_SCENARIO, ovp, nov);
         cJSON *j;
         if (run_scenario(ROUTER_SCENARIO, ovp, nov, &j, err, sizeof err) != 0) {
             fprintf(stderr, "nicsim: %s\n", err);
@@ -314,7 +326,9 @@ int cmd_validate(const cli *c)
             ovp[nov++] = (char *)clean;
             for (int i = 0; i < c->n_overrides && nov < 16; i++)
                 ovp[nov++] = c->overrides[i];
-            fprintf(stderr, "[tx-prefetch row %d] %s, %s ...\n", r + 1, var, m ? "pktgen" : "routing");
+            char what[96];
+            snprintf(what, sizeof what, "tx-prefetch row %d: %s, %s", r + 1, var, m ? "pktgen" : "routing");
+            print_row_command(what, m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov);
             cJSON *j;
             if (run_scenario(m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov, &j, err, sizeof err) != 0) {
                 fprintf(stderr, "nicsim: %s\n", err);

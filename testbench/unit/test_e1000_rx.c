@@ -969,41 +969,13 @@ static void test_napi_flush(void)
     take_down();
 }
 
-static void test_napi_two_ports(void)
-{
-    /* two ports, one CPU: the one that interrupts is masked and unmasked;
-     * both are polled */
-    CU_ASSERT_EQUAL_FATAL(bring_up(NULL), 0);
-    struct plat_dev *d2 = fake_create_sibling(d);
-    fake_reg_set(d2, E1000_STATUS, STATUS_UP);
-    struct e1000_dev dev2;
-    struct e1000_rxq q2;
-    CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&dev2, d2, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(e1000_rxq_setup(&q2, &dev2, NULL, NULL), 0);
-    fake_log_clear(d2);
-    struct e1000_napi_port p[2] = {
-        { .dev = &dev, .rxq = &q, .deliver = deliver_cb, .deliver_arg = d },
-        { .dev = &dev2, .rxq = &q2, .deliver = deliver_cb, .deliver_arg = d2 },
-    };
-    CU_ASSERT_EQUAL_FATAL(e1000_napi_init(&napi, p, 2, NULL), 0);
-    CU_ASSERT(fake_nic_rx(d2, make_frame(60, 7), 60, 0) > 0);
-    e1000_napi_step(&napi);
-    CU_ASSERT_EQUAL(fake_count(d, FAKE_R32, E1000_ICR), 0);
-    CU_ASSERT_EQUAL(fake_count(d2, FAKE_R32, E1000_ICR), 1);
-    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMC), 0);
-    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMC), 1);
-    CU_ASSERT_EQUAL(napi.masked[1], 1);
-    e1000_napi_step(&napi);
-    CU_ASSERT_EQUAL(nseen, 1);
-    CU_ASSERT(memcmp(seen[0].head, make_frame(60, 7), 60) == 0);
-    CU_ASSERT_EQUAL(fake_count(d, FAKE_MEMR, 0), 1);    /* port 0 was polled too */
-    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
-    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
-    CU_ASSERT_EQUAL(fake_cost_count(d, "napi_poll"), 1);  /* charged on the first handle */
-    e1000_rxq_teardown(&q2);
-    fake_destroy(d2);
-    take_down();
-}
+/* ---- NAPI over two ports of one CPU -------------------------------------- */
+
+/* A second port of the same host as d (a sibling: shared DMA arena). */
+static struct plat_dev *d2;
+static struct e1000_dev dev2;
+static struct e1000_rxq q2;
+static struct e1000_txq tq2;
 
 static unsigned tx_done_n;
 static void tx_done_cb(void *arg, void *cookie)
@@ -1011,6 +983,101 @@ static void tx_done_cb(void *arg, void *cookie)
     (void)arg;
     (void)cookie;
     tx_done_n++;
+}
+
+/* bring_up() for port 0 (RX), then port 1 with an RX and/or a TX queue, and
+ * one NAPI loop over both. */
+static void napi2_up(const struct e1000_napi_opts *no, int rx1, int tx1)
+{
+    CU_ASSERT_EQUAL_FATAL(bring_up(NULL), 0);
+    d2 = fake_create_sibling(d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d2);
+    fake_reg_set(d2, E1000_STATUS, STATUS_UP);
+    memset(&q2, 0, sizeof q2);
+    memset(&tq2, 0, sizeof tq2);
+    CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&dev2, d2, NULL), 0);
+    if (rx1)
+        CU_ASSERT_EQUAL_FATAL(e1000_rxq_setup(&q2, &dev2, NULL, NULL), 0);
+    if (tx1)
+        CU_ASSERT_EQUAL_FATAL(e1000_txq_setup(&tq2, &dev2, NULL), 0);
+    fake_log_clear(d2);
+    tx_done_n = 0;
+    struct e1000_napi_port p[2] = {
+        { .dev = &dev, .rxq = &q, .deliver = deliver_cb, .deliver_arg = d },
+        { .dev = &dev2, .rxq = rx1 ? &q2 : NULL, .txq = tx1 ? &tq2 : NULL,
+          .deliver = deliver_cb, .deliver_arg = d2, .tx_done = tx_done_cb },
+    };
+    CU_ASSERT_EQUAL_FATAL(e1000_napi_init(&napi, p, 2, no), 0);
+}
+
+static void napi2_down(void)
+{
+    e1000_txq_teardown(&tq2, NULL, NULL);
+    if (q2.slot)
+        e1000_rxq_teardown(&q2);
+    fake_destroy(d2);
+    d2 = NULL;
+    take_down();
+}
+
+static void inject2(uint32_t len, uint32_t seed)
+{
+    CU_ASSERT_FATAL(fake_nic_rx(d2, make_frame(len, seed), len, 0) > 0);
+}
+
+/* Whether what deliver() saw at position i is the frame (60, seed). */
+static int seen_is(unsigned i, uint32_t seed)
+{
+    return i < nseen && seen[i].pkt.len == 60 && memcmp(seen[i].head, make_frame(60, seed), 60) == 0;
+}
+
+static void test_napi_two_ports(void)
+{
+    /* the port that interrupts is masked, listed, polled and unmasked; the
+     * other one is neither polled nor touched */
+    napi2_up(NULL, 1, 0);
+    inject2(60, 7);
+    e1000_napi_step(&napi);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_R32, E1000_ICR), 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_R32, E1000_ICR), 1);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMC), 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMC), 1);
+    CU_ASSERT_EQUAL(napi.polling[0], 0);
+    CU_ASSERT_EQUAL(napi.polling[1], 1);
+    CU_ASSERT_EQUAL(napi.nlist, 1);
+    CU_ASSERT_EQUAL(napi.list[0], 1);
+    CU_ASSERT_EQUAL(napi.port_stats[1].irqs, 1);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 1);
+    CU_ASSERT_EQUAL(nseen, 1);
+    CU_ASSERT(seen_is(0, 7));
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_MEMR, 0), 0);     /* port 0 was not polled */
+    CU_ASSERT_EQUAL(napi.port_stats[0].polls, 0);
+    CU_ASSERT_EQUAL(napi.port_stats[1].polls, 1);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT_EQUAL(fake_cost_count(d, "napi_poll"), 1);  /* charged on the first handle */
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    CU_ASSERT_EQUAL(napi.nlist, 0);
+
+    /* a frame behind a masked interrupt: the wait times out and the sweep
+     * polls both ports once, masking and listing neither */
+    plat_write32(d, E1000_IMC, 0xFFFFFFFFu);
+    fake_log_clear(d);
+    fake_log_clear(d2);
+    inject(60, 8);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 0);
+    CU_ASSERT_EQUAL(napi.stats.timeouts, 1);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 1);
+    CU_ASSERT(seen_is(1, 8));
+    CU_ASSERT(fake_count(d, FAKE_MEMR, 0) > 0);
+    CU_ASSERT(fake_count(d2, FAKE_MEMR, 0) > 0);
+    CU_ASSERT_EQUAL(napi.port_stats[0].polls, 1);
+    CU_ASSERT_EQUAL(napi.port_stats[1].polls, 2);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMC) + fake_count(d2, FAKE_W32, E1000_IMC), 0);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS) + fake_count(d2, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(napi.nlist, 0);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    napi2_down();
 }
 
 static void test_napi_exit_rules(void)
@@ -1050,6 +1117,180 @@ static void test_napi_exit_rules(void)
         e1000_txq_teardown(&tq, NULL, NULL);
         take_down();
     }
+}
+
+static void test_napi_tx_port_waits_for_its_irq(void)
+{
+    /* port 1 only transmits; its packets are done (DD written back) but
+     * its interrupt has not been raised yet (the delay timer runs): port
+     * 0's rounds must not reclaim them; port 1's own interrupt does */
+    napi2_up(NULL, 0, 1);
+    for (unsigned k = 0; k < 5; k++)
+        CU_ASSERT_EQUAL(e1000_xmit(&tq2, 0x2000000000ull, 60, NULL, 0), 0);
+    CU_ASSERT_EQUAL(fake_nic_tx_run(d2, ~0u), 5);
+    fake_reg_set(d2, E1000_ICR, 0);
+    for (unsigned k = 0; k < 150; k++)
+        inject(60, k);
+    fake_log_clear(d);
+    fake_log_clear(d2);
+    e1000_napi_step(&napi);                         /* port 0's interrupt */
+    unsigned rounds = 0;
+    while (napi.state == E1000_NAPI_POLL && rounds < 10) {
+        e1000_napi_step(&napi);
+        rounds++;
+    }
+    CU_ASSERT_EQUAL(rounds, 3);                     /* 64 64 22 */
+    CU_ASSERT_EQUAL(nseen, 150);
+    CU_ASSERT_EQUAL(tx_done_n, 0);
+    CU_ASSERT_EQUAL(tq2.stats.reclaimed, 0);
+    CU_ASSERT_EQUAL(napi.port_stats[1].polls, 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_MEMR, 0), 0);  /* not a DD read */
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_R32, E1000_ICR), 0);
+    CU_ASSERT_EQUAL(napi.polling[1], 0);
+
+    /* the timer fires: port 1 is listed and polled alone */
+    fake_reg_set(d2, E1000_ICR, E1000_ICR_TXDW);
+    fake_log_clear(d);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_R32, E1000_ICR), 1);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMC), 1);
+    CU_ASSERT_EQUAL(napi.polling[1], 1);
+    CU_ASSERT_EQUAL(napi.list[0], 1);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 5);
+    CU_ASSERT_EQUAL(tx_done_n, 5);
+    CU_ASSERT_EQUAL(napi.stats.tx_reclaimed, 5);
+    CU_ASSERT_EQUAL(napi.port_stats[1].tx_reclaimed, 5);
+    CU_ASSERT_EQUAL(napi.port_stats[0].polls, 3);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_MEMR, 0), 0);   /* port 0 left: not polled */
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    napi2_down();
+}
+
+static void test_napi_port_leaves_by_own_work(void)
+{
+    /* both ports listed: port 1 (10 frames) leaves after its first poll,
+     * port 0 (150 frames) stays while it uses its whole weight */
+    napi2_up(NULL, 1, 0);
+    for (unsigned k = 0; k < 150; k++)
+        inject(60, k);
+    for (unsigned k = 0; k < 10; k++)
+        inject2(60, 500 + k);
+    fake_log_clear(d);
+    fake_log_clear(d2);
+    e1000_napi_step(&napi);                         /* port 0's interrupt */
+    CU_ASSERT_EQUAL(napi.nlist, 1);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 74);    /* port 1's interrupt, then 64 + 10 */
+    CU_ASSERT_EQUAL(napi.port_stats[1].irqs, 1);
+    CU_ASSERT_EQUAL(napi.polling[0], 1);
+    CU_ASSERT_EQUAL(napi.polling[1], 0);
+    CU_ASSERT_EQUAL(napi.nlist, 1);
+    CU_ASSERT_EQUAL(napi.list[0], 0);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_POLL);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT(seen_is(63, 63) && seen_is(64, 500) && seen_is(73, 509));
+    fake_log_clear(d2);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 64);    /* port 0 alone */
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_MEMR, 0), 0);
+    CU_ASSERT_EQUAL(napi.port_stats[1].polls, 1);
+    CU_ASSERT_EQUAL(napi.port_stats[0].polls, 2);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 22);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    CU_ASSERT_EQUAL(nseen, 160);
+    CU_ASSERT_EQUAL(napi.stats.rounds, 3);
+    CU_ASSERT_EQUAL(napi.stats.full_rounds, 2);
+    CU_ASSERT_EQUAL(napi.port_stats[0].stays, 2);
+    CU_ASSERT_EQUAL(napi.port_stats[1].stays, 0);
+    napi2_down();
+}
+
+static void test_napi_irq_taken_between_rounds(void)
+{
+    /* port 1 polls; port 0's interrupt arrives meanwhile: it is taken
+     * before the next round without waiting, and port 0 is polled after
+     * port 1 (it joined the list later) */
+    napi2_up(NULL, 1, 0);
+    for (unsigned k = 0; k < 150; k++)
+        inject2(60, k);
+    e1000_napi_step(&napi);                         /* port 1's interrupt */
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 64);
+    CU_ASSERT_EQUAL(napi.polling[0], 0);
+    inject(60, 1000);
+    CU_ASSERT(fake_reg_get(d, E1000_ICR) & fake_reg_get(d, E1000_IMS));
+    fake_log_clear(d);
+    uint64_t t0 = d->now_ns;
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 65);
+    CU_ASSERT(d->now_ns - t0 < napi.opts.wait_ns);
+    CU_ASSERT_EQUAL(napi.stats.timeouts, 0);
+    CU_ASSERT_EQUAL(napi.stats.irqs, 2);
+    CU_ASSERT_EQUAL(napi.port_stats[0].irqs, 1);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_R32, E1000_ICR), 1);
+    long icr = fake_find(d, FAKE_R32, E1000_ICR, 0), imc = fake_find(d, FAKE_W32, E1000_IMC, 0);
+    long memr = fake_find(d, FAKE_MEMR, 0, 0);
+    CU_ASSERT_FATAL(icr >= 0 && imc > icr && memr > imc);  /* masked before polled */
+    CU_ASSERT_EQUAL(d->log[imc].val, 0xFFFFFFFFu);
+    CU_ASSERT(seen_is(127, 127));                   /* port 1 first ... */
+    CU_ASSERT(seen_is(128, 1000));                  /* ... then port 0 */
+    CU_ASSERT_EQUAL(napi.port_stats[0].polls, 1);
+    /* port 0 left by its own work, port 1 stays */
+    CU_ASSERT_EQUAL(napi.polling[0], 0);
+    CU_ASSERT_EQUAL(napi.polling[1], 1);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_POLL);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 22);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    CU_ASSERT_EQUAL(nseen, 151);
+    CU_ASSERT_EQUAL(fake_cost_count(d, "napi_poll"), 3);
+    napi2_down();
+}
+
+static void test_napi_ims_only_on_leaver(void)
+{
+    /* IDLE rule: port 0 keeps receiving, port 1 (TX) has nothing left to
+     * reclaim after its first poll; IMS goes to port 1 alone, with its own
+     * device's mask, while port 0 stays masked */
+    struct e1000_napi_opts no;
+    e1000_napi_default_opts(&no);
+    no.exit_rule = E1000_NAPI_EXIT_IDLE;
+    napi2_up(&no, 0, 1);
+    dev2.opts.ims = E1000_IMS_TXDW;
+    d2->nic_mode = FAKE_NIC_ON_TDT;
+    for (unsigned k = 0; k < 5; k++)
+        CU_ASSERT_EQUAL(e1000_xmit(&tq2, 0x2000000000ull, 60, NULL, 0), 0);
+    for (unsigned k = 0; k < 5; k++)
+        inject(60, k);
+    fake_log_clear(d);
+    fake_log_clear(d2);
+    e1000_napi_step(&napi);                         /* port 0's interrupt */
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 10);    /* port 1's; 5 received, 5 reclaimed */
+    CU_ASSERT_EQUAL(napi.nlist, 2);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS) + fake_count(d2, FAKE_W32, E1000_IMS), 0);
+    for (unsigned k = 0; k < 3; k++)
+        inject(60, 10 + k);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 3);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
+    long ims = fake_find(d2, FAKE_W32, E1000_IMS, 0);
+    CU_ASSERT_FATAL(ims >= 0);
+    CU_ASSERT_EQUAL(d2->log[ims].val, E1000_IMS_TXDW);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 0);
+    CU_ASSERT_EQUAL(fake_reg_get(d, E1000_IMS), 0);  /* port 0 still masked */
+    CU_ASSERT_EQUAL(napi.polling[0], 1);
+    CU_ASSERT_EQUAL(napi.polling[1], 0);
+    CU_ASSERT_EQUAL(e1000_napi_step(&napi), 0);     /* port 0 idle: it leaves */
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, E1000_IMS), 1);
+    ims = fake_find(d, FAKE_W32, E1000_IMS, 0);
+    CU_ASSERT_FATAL(ims >= 0);
+    CU_ASSERT_EQUAL(d->log[ims].val, E1000_IMS_ENABLE_MASK);
+    CU_ASSERT_EQUAL(fake_count(d2, FAKE_W32, E1000_IMS), 1);
+    CU_ASSERT_EQUAL(napi.port_stats[0].ims_writes, 1);
+    CU_ASSERT_EQUAL(napi.port_stats[1].ims_writes, 1);
+    CU_ASSERT_EQUAL(napi.stats.ims_writes, 2);
+    CU_ASSERT_EQUAL(napi.state, E1000_NAPI_WAIT);
+    napi2_down();
 }
 
 static void test_napi_params(void)
@@ -1107,6 +1348,10 @@ static void register_suites(void)
     CU_add_test(s, "NapiFlush", test_napi_flush);
     CU_add_test(s, "NapiTwoPorts", test_napi_two_ports);
     CU_add_test(s, "NapiExitRules", test_napi_exit_rules);
+    CU_add_test(s, "NapiTxPortWaitsForItsIrq", test_napi_tx_port_waits_for_its_irq);
+    CU_add_test(s, "NapiPortLeavesByOwnWork", test_napi_port_leaves_by_own_work);
+    CU_add_test(s, "NapiIrqTakenBetweenRounds", test_napi_irq_taken_between_rounds);
+    CU_add_test(s, "NapiImsOnlyOnLeaver", test_napi_ims_only_on_leaver);
     CU_add_test(s, "NapiParams", test_napi_params);
 }
 
