@@ -119,10 +119,13 @@ module e1000_func #(
     wire [15:0] tq_req_len;
     wire [255:0] tq_wdata;
 
-    e1000_tx_queue #(.AW(AW)) txq (
+    // the shared queue engine with the 8254x legacy descriptor and its
+    // 64-entry cache; no head write-back on the 82546
+    tx_queue #(.AW(AW), .FMT(0), .CACHE(7'd64)) txq (
         .clk(clk), .prst(rst), .rst(frst), .en(tx_en), .tdba(tdba), .ring_size(ring_size), .tdt(tdt),
-        .tdh_wr(tdh_wr), .tdh_val(tdh_val), .pthresh(pthresh), .hthresh(hthresh), .wthresh(wthresh),
-        .gran(gran), .tidv(tidv), .tadv(tadv), .tick(tick), .tdh(tdh),
+        .tdh_wr(tdh_wr), .tdh_val(tdh_val), .pthresh({1'b0, pthresh}), .hthresh({1'b0, hthresh}),
+        .wthresh({1'b0, wthresh}), .gran(gran), .hwb_en(1'b0), .hwb_addr(64'd0),
+        .tidv(tidv), .tadv(tadv), .tick(tick), .tdh(tdh),
         .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .buf_idle(buf_idle),
         .next_tag(next_tag), .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
         .issue_ifcs(issue_ifcs), .issue_drop(issue_drop), .frag_done(frag_done),

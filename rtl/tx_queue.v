@@ -1,6 +1,13 @@
-// Transmit descriptor engine of one 82546 port (legacy descriptors).
+// Transmit descriptor engine of one queue, shared by the personalities:
+// FMT 0 = the 8254x legacy descriptor (82546: 64-entry cache, TIDV/TADV,
+// GRAN), FMT 1 = the 82599 advanced data descriptor (40-entry cache,
+// thresholds in descriptors, head write-back).  The two formats put EOP,
+// IFCS and RS at the same bits (QW1 bits 24, 25, 27) and DD at QW1 bit 32;
+// only the legacy one has IDE (bit 31, TSE in the advanced one), and only the
+// advanced one has DTYP (QW1 23:20: 0011 data, 0010 context: a context
+// descriptor carries no data and is passed over like a zero-length one).
 //
-// A 64-entry on-chip descriptor cache holds, in ring order:
+// An on-chip descriptor cache of CACHE entries holds, in ring order:
 //   [rel .. done)   processed descriptors waiting for write-back (n_wb)
 //   [done .. proc)  descriptors whose data reads are issued (n_iss)
 //   [proc .. fill)  fetched descriptors not yet processed (n_rdy)
@@ -16,7 +23,12 @@
 // whole once WTHRESH are done, or when TIDV/TADV expire.  TXDW is raised at
 // write-back, or when TIDV/TADV expire for descriptors with IDE.
 // TXDCTL.GRAN = 0 counts PTHRESH, HTHRESH and WTHRESH in 64-byte cache lines
-// of 4 descriptors (WTHRESH capped at the 64-entry cache).
+// of 4 descriptors (WTHRESH capped at the cache); the 82599 has no GRAN
+// (always descriptors: tie gran to 1).
+// Head write-back (82599 TDWBAL.HEAD_WB_ENABLE, hwb_en): instead of writing
+// descriptors back, the engine writes the head index (a 4-byte little-endian
+// dword) to hwb_addr at every point where it would have written descriptors
+// back; the descriptors stay as software wrote them.
 // TDH (SDM: written only before the transmitter is enabled) is taken only
 // while TCTL.EN is 0 and the engine is idle: nothing fetched or being
 // fetched, no data read or write-back outstanding, and nothing in the packet
@@ -35,8 +47,10 @@
 // slot and the data engine resumes one cycle later.  Decisions are
 // combinational; the request is registered.
 // Beats are 32 bytes: two descriptors per fetch or write-back beat.
-module e1000_tx_queue #(
-    parameter AW = 16
+module tx_queue #(
+    parameter AW = 16,
+    parameter FMT = 0,                   // 0 legacy (8254x), 1 advanced (82599)
+    parameter [6:0] CACHE = 7'd64        // on-chip descriptors: 64 (82546), 40 (82599)
 ) (
     input  wire          clk,
     input  wire          prst,           // power-on reset (the write-back stream)
@@ -48,10 +62,12 @@ module e1000_tx_queue #(
     input  wire [15:0]   tdt,
     input  wire          tdh_wr,
     input  wire [15:0]   tdh_val,
-    input  wire [5:0]    pthresh,
-    input  wire [5:0]    hthresh,
-    input  wire [5:0]    wthresh,
+    input  wire [6:0]    pthresh,
+    input  wire [6:0]    hthresh,
+    input  wire [6:0]    wthresh,
     input  wire          gran,
+    input  wire          hwb_en,         // head write-back instead of descriptor write-back
+    input  wire [63:0]   hwb_addr,
     input  wire [15:0]   tidv,
     input  wire [15:0]   tadv,
     input  wire [17:0]   tick,           // 256 ns ticks elapsed since the previous edge (saturating)
@@ -106,6 +122,7 @@ module e1000_tx_queue #(
     reg [5:0]   ws_slot;
     reg [6:0]   ws_n;             // descriptors in the write being streamed
     reg         ws_status_only;
+    reg         ws_hwb;           // the write is the head write-back dword
     reg         ws_orph;          // CTRL.RST came while it streamed: its end counts for nothing
     reg         was_empty;
 
@@ -113,18 +130,18 @@ module e1000_tx_queue #(
     `include "ring_add.vh"
 
     wire [6:0]  occ      = n_wb + n_iss + n_rdy + n_inf;
-    wire [6:0]  space    = 7'd64 - occ;
+    wire [6:0]  space    = CACHE - occ;
     wire        tdt_ok   = en && ring_size != 0 && tdt < ring_size && fetch_idx < ring_size;
     wire [15:0] avail    = !tdt_ok ? 16'd0 :
                            (tdt >= fetch_idx) ? tdt - fetch_idx : tdt + ring_size - fetch_idx;
     wire [15:0] to_end   = ring_size - fetch_idx;
     wire [15:0] n_a      = (avail < to_end) ? avail : to_end;
     wire [15:0] n_fetch  = (n_a < {9'd0, space}) ? n_a : {9'd0, space};
-    wire [7:0]  pth      = gran ? {2'b0, pthresh} : {pthresh, 2'b0};   // GRAN=0: 4 descriptors per 64-byte line
-    wire [7:0]  hth      = gran ? {2'b0, hthresh} : {hthresh, 2'b0};
+    wire [8:0]  pth      = gran ? {2'b0, pthresh} : {pthresh, 2'b0};   // GRAN=0: 4 descriptors per 64-byte line
+    wire [8:0]  hth      = gran ? {2'b0, hthresh} : {hthresh, 2'b0};
     // WTHRESH likewise, capped at the cache size (a batch never exceeds the cache)
-    wire [6:0]  wth      = gran ? {1'b0, wthresh} :
-                           (wthresh >= 6'd16) ? 7'd64 : {wthresh[4:0], 2'b00};
+    wire [8:0]  wth_raw  = gran ? {2'b0, wthresh} : {wthresh, 2'b00};
+    wire [6:0]  wth      = (wth_raw >= {2'b0, CACHE}) ? CACHE : wth_raw[6:0];
     wire [6:0]  onchip   = n_rdy + n_inf;
     wire [15:0] done_idx = ring_add(rel_idx, {9'd0, n_wb});
 
@@ -143,9 +160,12 @@ module e1000_tx_queue #(
     // ---------------- descriptor at the process pointer ----------------
     wire [5:0]   proc_slot = rel_slot + n_wb[5:0] + n_iss[5:0];
     wire [63:0]  pd_addr   = cache[proc_slot][63:0];
-    wire [15:0]  pd_len    = cache[proc_slot][79:64];
-    wire         pd_eop    = cache[proc_slot][88];     // CMD.EOP
-    wire         pd_ifcs   = cache[proc_slot][89];     // CMD.IFCS
+    // advanced: a context descriptor (DTYP 0010) carries no data and ends no
+    // packet; it goes through as a zero-length fragment
+    wire         pd_ctx    = FMT == 1 && cache[proc_slot][87:84] == 4'b0010;
+    wire [15:0]  pd_len    = pd_ctx ? 16'd0 : cache[proc_slot][79:64];
+    wire         pd_eop    = !pd_ctx && cache[proc_slot][88];  // CMD.EOP (DCMD.EOP)
+    wire         pd_ifcs   = cache[proc_slot][89];     // CMD.IFCS (DCMD.IFCS)
     wire [16:0]  pkt_total = {1'b0, pkt_bytes} + {1'b0, pd_len};
     // a packet is dropped when it does not fit the TX share of the packet
     // memory or its length does not fit the 16-bit frame length (64 KiB - 1)
@@ -156,9 +176,9 @@ module e1000_tx_queue #(
     wire         issue_can = issue_ok && (pd_nodma || port_free);
 
     // ---------------- descriptor at the release pointer ----------------
-    wire         rd_rs     = cache[rel_slot][91];      // CMD.RS
-    wire         rd_ide    = cache[rel_slot][95];      // CMD.IDE
-    wire         bursting  = wthresh != 6'd0;
+    wire         rd_rs     = cache[rel_slot][91];      // CMD.RS (DCMD.RS)
+    wire         rd_ide    = FMT == 0 && cache[rel_slot][95];  // CMD.IDE (legacy only)
+    wire         bursting  = wthresh != 7'd0;
     wire [15:0]  wb_to_end = ring_size - rel_idx;
     wire [6:0]   wb_n      = ({9'd0, n_wb} <= wb_to_end) ? n_wb : wb_to_end[6:0];
     // release a descriptor that needs no write-back
@@ -181,7 +201,7 @@ module e1000_tx_queue #(
     wire do_wb      = wb_status || wb_burst;
     wire fetch_c    = en && !f_busy && n_fetch != 0;
     wire fetch0_c   = fetch_c && onchip == 0;
-    wire pref_c     = fetch_c && pth != 0 && {1'b0, onchip} < pth && avail >= {8'd0, hth};
+    wire pref_c     = fetch_c && pth != 0 && {2'b0, onchip} < pth && avail >= {7'd0, hth};
     wire do_fetch0  = !do_wb && fetch0_c && port_free;
     wire do_pref    = !do_wb && !do_fetch0 && pref_c && port_free;
     wire do_fetch   = do_fetch0 || do_pref;
@@ -241,11 +261,15 @@ module e1000_tx_queue #(
         // ---- the write-back stream: survives CTRL.RST once granted ----
         if (prst) begin
             ws_active <= 0; ws_left <= 0; ws_slot <= 0; ws_n <= 0; ws_status_only <= 0; ws_orph <= 0;
+            ws_hwb <= 0;
             wdata <= 0;
         end else if (ws_flow) begin
             wvalid <= 1'b1;
+            // head write-back: the head once these descriptors are released;
             // the status-only write is the descriptor's last dword (STA in its low byte)
-            if (ws_status_only)
+            if (ws_hwb)
+                wdata <= {240'd0, ring_add(rel_idx_c, {9'd0, ws_n})};
+            else if (ws_status_only)
                 wdata <= {224'd0, cache[ws_slot][127:97], 1'b1};
             else
                 wdata <= {with_dd(cache[ws_slot + 6'd1]), with_dd(cache[ws_slot])};
@@ -325,16 +349,17 @@ module e1000_tx_queue #(
             end
             if (wb_status) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
-                req_addr <= desc_base + 64'd12; req_len <= 16'd4;
+                req_addr <= hwb_en ? hwb_addr : desc_base + 64'd12; req_len <= 16'd4;
                 ws_active <= 1'b1; ws_left <= 7'd1; ws_slot <= rel_slot_c;
-                ws_n <= 7'd1; ws_status_only <= 1'b1; ws_orph <= 1'b0;
+                ws_n <= 7'd1; ws_status_only <= 1'b1; ws_orph <= 1'b0; ws_hwb <= hwb_en;
                 if (!(rd_ide && tidv != 16'd0)) txdw_set <= 1'b1;
             end
             if (wb_burst) begin
                 req_valid <= 1'b1; req_write <= 1'b1; req_tag <= 5'd0;
-                req_addr <= desc_base; req_len <= {5'd0, wb_n, 4'd0};
-                ws_active <= 1'b1; ws_left <= wb_n; ws_slot <= rel_slot_c;
-                ws_n <= wb_n; ws_status_only <= 1'b0; ws_orph <= 1'b0;
+                req_addr <= hwb_en ? hwb_addr : desc_base;
+                req_len <= hwb_en ? 16'd4 : {5'd0, wb_n, 4'd0};
+                ws_active <= 1'b1; ws_left <= hwb_en ? 7'd1 : wb_n; ws_slot <= rel_slot_c;
+                ws_n <= wb_n; ws_status_only <= 1'b0; ws_orph <= 1'b0; ws_hwb <= hwb_en;
                 if (!batch_ide) txdw_set <= 1'b1;
                 // (a batch written straight from an RS descriptor was never armed)
             end
