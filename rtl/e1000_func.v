@@ -173,7 +173,7 @@ module e1000_func #(
 
     // ---------------- receive path ----------------
     // mac_rx classifies received frames and writes the kept ones into the
-    // packet buffer, which sits in e1000_rx_queue with the descriptor engine;
+    // packet buffer, which sits in rx_queue with the descriptor engine;
     // e1000_rx_stats counts.
 
     mac_rx #(.LB(5)) macr (
@@ -185,10 +185,13 @@ module e1000_func #(
         .ev_ruc(ev_ruc), .ev_rfc(ev_rfc), .ev_roc(ev_roc), .ev_rjc(ev_rjc), .ev_mpc(ev_mpc), .ev_rnbc(ev_rnbc),
         .rxo_set(rxo_set), .busy(mr_busy));
 
-    e1000_rx_queue #(.RW(RW)) rxq (
+    // the shared queue engine with the 8254x legacy descriptor and its
+    // 64-entry cache
+    rx_queue #(.RW(RW), .FMT(0), .CACHE(7'd64)) rxq (
         .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .secrc(rx_secrc), .buf_bytes(rx_buf_bytes),
         .rdmts(rx_rdmts), .rdba(rdba), .ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr),
-        .rdh_val(mmio_wdata[15:0]), .pthresh(rx_pthresh), .hthresh(rx_hthresh), .wthresh(rx_wthresh),
+        .rdh_val(mmio_wdata[15:0]), .pthresh({1'b0, rx_pthresh}), .hthresh({1'b0, rx_hthresh}),
+        .wthresh({1'b0, rx_wthresh}),
         .gran(rx_gran), .rdtr(rdtr), .radv(radv), .fpd(rx_fpd), .tick(tick), .wake(rx_cfg_wr || rx_commit),
         .rdh(rdh), .nodesc(rx_nodesc),
         .size_rows(rx_rows), .wr_en(rx_wr_en), .wr_data(rx_data), .commit(rx_commit), .abort(rx_abort),

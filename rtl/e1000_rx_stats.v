@@ -86,7 +86,7 @@ module e1000_rx_stats (
     endfunction
 
     // One block: the answer first, then one assignment per counter (see
-    // e1000_rx_queue: no shadow copies of the counters in the simulation)
+    // rx_queue: no shadow copies of the counters in the simulation)
     always @(posedge clk) begin
         if (rd_any) rd_data <= rd ? value(rd_idx) : 32'd0;
         else if (rst) rd_data <= 32'd0;

@@ -1,6 +1,11 @@
-// Receive descriptor engine of one 82546 port (legacy descriptors).
+// Receive descriptor engine of one queue, shared by the personalities:
+// FMT 0 = the 8254x legacy descriptor (82546), FMT 1 = the 82599 advanced
+// one-buffer descriptor.  Both read formats start with the packet buffer
+// address (the advanced header address in bytes 8..15 is not used: one
+// buffer).  They differ in the write-back (below) and in the cache size
+// (CACHE: 64 on the 82546, SDM 3.2.4).
 //
-// A 64-entry on-chip descriptor cache (SDM 3.2.4) holds, in ring order:
+// An on-chip descriptor cache holds, in ring order:
 //   [rel .. +n_wb)      descriptors filled with data, waiting for write-back
 //   [.. +d_act)         the descriptor being filled
 //   [.. +n_rdy)         fetched descriptors not yet used
@@ -32,9 +37,14 @@
 // BSIZE bytes of the frame (the FCS included unless SECRC), written to its
 // buffer in DMA writes of at most 2048 bytes (CHUNK); the last descriptor of
 // a frame gets EOP.  A descriptor is done when its last data beat has left;
-// its write-back quadword (length, packet checksum, status DD|IXSM[|EOP],
-// errors CE on the EOP descriptor of a frame stored under SBP) is then kept
-// in the cache until written back:
+// its write-back quadword is then kept in the cache until written back:
+//   legacy (bytes 8..15): length, packet checksum, status DD|IXSM[|EOP],
+//     errors CE on the EOP descriptor of a frame stored under SBP;
+//   advanced (nic-facts B2): status/error dword DD (bit 0), EOP (bit 1),
+//     RXE (bit 29) for a frame stored with a CRC error, then PKT_LEN and a
+//     zero VLAN tag; bytes 0..7 (packet type, RSS) are written as 0: the
+//     model parses no headers.
+// Written back:
 //   WTHRESH = 0: bytes 8..15 of each done descriptor at once, one 8-byte write;
 //   WTHRESH > 0: whole descriptors, two per beat, once WTHRESH are done, or
 //     when a flush is owed (RDTR/RADV expiry, RDTR.FPD, a frame completed with
@@ -59,8 +69,10 @@
 // even across CTRL.RST (the bus transaction has started): its beats then
 // count for nothing.  RDH writes are taken only with RCTL.EN = 0 and nothing
 // on chip or in flight.
-module e1000_rx_queue #(
-    parameter RW = 11                   // packet buffer row address width
+module rx_queue #(
+    parameter RW = 11,                  // packet buffer row address width
+    parameter FMT = 0,                  // 0 legacy (8254x), 1 advanced (82599)
+    parameter [6:0] CACHE = 7'd64       // on-chip descriptors
 ) (
     input  wire          clk,
     input  wire          prst,          // power-on reset (the write stream)
@@ -75,9 +87,9 @@ module e1000_rx_queue #(
     input  wire [15:0]   rdt,
     input  wire          rdh_wr,
     input  wire [15:0]   rdh_val,
-    input  wire [5:0]    pthresh,
-    input  wire [5:0]    hthresh,
-    input  wire [5:0]    wthresh,
+    input  wire [6:0]    pthresh,
+    input  wire [6:0]    hthresh,
+    input  wire [6:0]    wthresh,
     input  wire          gran,
     input  wire [15:0]   rdtr,
     input  wire [15:0]   radv,
@@ -207,7 +219,7 @@ module e1000_rx_queue #(
         begin
             to_end = n - f;
             na = (av < to_end) ? av : to_end;
-            sp = {9'd0, 7'd64 - o};
+            sp = {9'd0, CACHE - o};
             nfetch_of = (na < sp) ? na : sp;
         end
     endfunction
@@ -273,7 +285,7 @@ module e1000_rx_queue #(
     always @(*) begin : decide
         reg [15:0] avail, n_fetch;
         reg [6:0]  wth;
-        reg [7:0]  pth, hth;
+        reg [8:0]  pth, hth, wth_raw;
         reg        port_free, port_wr, has_frame, starved, fetch_ok, do_fetch0, do_wb;
         reg [6:0]  onchip;
         s_flow = 0; s_end = 0; own_end = 0; do_take = 0; d_done = 0; pkt_done = 0;
@@ -284,7 +296,8 @@ module e1000_rx_queue #(
             n_fetch   = nfetch_of(avail, fetch_idx, ring_size, occ_of(n_wb, d_act, n_rdy, n_inf));
             pth       = gran ? {2'b0, pthresh} : {pthresh, 2'b0};  // GRAN=0: 4 descriptors per 64-byte line
             hth       = gran ? {2'b0, hthresh} : {hthresh, 2'b0};
-            wth       = gran ? {1'b0, wthresh} : (wthresh >= 6'd16) ? 7'd64 : {wthresh[4:0], 2'b00};
+            wth_raw   = gran ? {2'b0, wthresh} : {wthresh, 2'b00};
+            wth       = (wth_raw >= {2'b0, CACHE}) ? CACHE : wth_raw[6:0];
             port_free = !req_valid;                                // the request register is empty
             port_wr   = port_free && !s_act;                       // ... and no write is streaming
 
@@ -302,15 +315,15 @@ module e1000_rx_queue #(
 
             // write-back
             starved   = en && has_frame && !d_act && onchip == 0 && avail == 16'd0;
-            wb_status = wthresh == 6'd0 && n_wb != 0 && port_wr;
-            wb_burst  = wthresh != 6'd0 && n_wb != 0 && port_wr && (n_wb >= wth || owed != 0 || starved);
+            wb_status = wthresh == 7'd0 && n_wb != 0 && port_wr;
+            wb_burst  = wthresh != 7'd0 && n_wb != 0 && port_wr && (n_wb >= wth || owed != 0 || starved);
             do_wb     = wb_status || wb_burst;
 
             // fetch and data requests
             fetch_ok  = en && !f_busy && n_fetch != 0 && port_free;
             do_fetch0 = !do_wb && fetch_ok && onchip == 0;
             do_fetch  = do_fetch0 || (!do_wb && fetch_ok && pth != 0 &&
-                                      {1'b0, onchip} < pth && avail >= {8'd0, hth});
+                                      {2'b0, onchip} < pth && avail >= {7'd0, hth});
             do_data   = !do_wb && !do_fetch && d_act && d_iss != 16'd0 && port_wr;
 
             rxt0_fire = rxt0_wait && owed == 7'd0;
@@ -604,9 +617,13 @@ module e1000_rx_queue #(
             if (f_left >= 7'd2)
                 cache[rel_slot + n_wb[5:0] + {5'd0, d_act} + n_rdy[5:0] + 6'd1] = dcpl_data[255:128];
         end
-        if (!rst && wvalid && w_data && d_done)
-            cache[d_slot][127:64] = {16'd0, (d_eop && fr_ce) ? 8'h01 : 8'h00, d_eop ? 8'h07 : 8'h05,
-                                     d_eop ? fold(csum_n) : 16'd0, d_len};
+        if (!rst && wvalid && w_data && d_done) begin
+            if (FMT == 0)
+                cache[d_slot][127:64] = {16'd0, (d_eop && fr_ce) ? 8'h01 : 8'h00, d_eop ? 8'h07 : 8'h05,
+                                         d_eop ? fold(csum_n) : 16'd0, d_len};
+            else
+                cache[d_slot] = {16'd0, d_len, 2'b00, d_eop && fr_ce, 27'd0, d_eop, 1'b1, 64'd0};
+        end
 
         // ---- one assignment per register ----
         rel_idx <= rel_idx_n; fetch_idx <= fetch_idx_n; rel_slot <= rel_slot_n;
