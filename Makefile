@@ -18,7 +18,7 @@ DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 
 # ---- sources --------------------------------------------------------------
 # Everything but main.c and the C++ RTL wrapper: linked into nicsim and into tests.
 MODEL_SRCS  := $(wildcard models/*.c)
-DRIVER_SRCS := $(wildcard driver/*.c driver/e1000/*.c driver/apps/*.c)
+DRIVER_SRCS := $(wildcard driver/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
 SIM_SRCS    := $(filter-out sim/main.c,$(wildcard sim/*.c))
 LIB_SRCS    := $(MODEL_SRCS) $(DRIVER_SRCS) $(SIM_SRCS)
 LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -88,6 +88,9 @@ TEST_EXTRA_e1000_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_e1000_rx := testbench/unit/plat_fake.c
 TEST_EXTRA_router := testbench/unit/plat_fake.c
 TEST_EXTRA_pktgen := testbench/unit/plat_fake.c
+TEST_EXTRA_ixgbe_dev := testbench/unit/plat_fake.c
+TEST_EXTRA_ixgbe_tx := testbench/unit/plat_fake.c
+TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*) $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)

@@ -1,6 +1,7 @@
 /* The fake platform for driver-core unit tests; see plat_fake.h. */
 #include "plat_fake.h"
 #include "../../driver/e1000/e1000_regs.h"
+#include "../../driver/ixgbe/ixgbe_regs.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,9 +107,15 @@ long fake_find(const struct plat_dev *d, enum fake_kind kind, uint32_t reg, size
     return -1;
 }
 
+/* The 82599 personality's register semantics (end of this file). */
+static uint32_t ix_read32(struct plat_dev *d, uint32_t reg);
+static void ix_write32(struct plat_dev *d, uint32_t reg, uint32_t val);
+
 /* ---- MMIO ---- */
 uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 {
+    if (d->ix.on)
+        return ix_read32(d, reg);
     uint32_t *r = &d->regs[(reg % FAKE_REGS_BYTES) / 4];
     uint32_t v = *r;
     if (reg == E1000_ICR) {
@@ -131,6 +138,10 @@ uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 
 void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
 {
+    if (d->ix.on) {
+        ix_write32(d, reg, val);
+        return;
+    }
     log_add(d, FAKE_W32, reg, val, NULL, val);
     uint32_t *r = &d->regs[(reg % FAKE_REGS_BYTES) / 4];
     switch (reg) {
@@ -307,12 +318,21 @@ static void wait_side_effects(struct plat_dev *d)
     d->irq_waits++;
     if (d->irq_wait_hook)
         d->irq_wait_hook(d, d->irq_wait_hook_arg);
+    if (d->ix.on) {
+        /* the 82599 personality: every queue's TX engine */
+        if (d->nic_mode == FAKE_NIC_ON_IRQ_WAIT)
+            for (unsigned n = 0; n < FAKE_IX_QUEUES; n++)
+                fake_ix_tx_run(d, n, ~0u);
+        return;
+    }
     if (d->nic_mode == FAKE_NIC_ON_IRQ_WAIT)
         fake_nic_tx_run(d, ~0u);
 }
 
 static int irq_pending(const struct plat_dev *d)
 {
+    if (d->ix.on)
+        return (d->regs[IXGBE_EICR / 4] & d->regs[IXGBE_EIMS / 4]) != 0;
     return (d->regs[E1000_ICR / 4] & d->regs[E1000_IMS / 4]) != 0;
 }
 
@@ -544,5 +564,342 @@ unsigned fake_nic_rx_desc(struct plat_dev *d, uint16_t len, uint8_t status, uint
     d->nic_rdh = (d->nic_rdh + 1) % count;
     fake_reg_set(d, E1000_RDH, d->nic_rdh);
     d->regs[E1000_ICR / 4] |= E1000_ICR_RXT0;
+    return 1;
+}
+
+/* ---- the 82599 fake ------------------------------------------------------ */
+void fake_ix_enable(struct plat_dev *d)
+{
+    d->ix = (struct fake_ix){
+        .on = 1,
+        .rst_reads = 1,
+        .ard_reads = 0,
+        .dmaidone_reads = 0,
+        .link_reads = 2,
+        .link_speed = IXGBE_LINKS_SPEED_10G,
+        .qen_reads = 1,
+    };
+}
+
+static uint32_t *ix_reg(struct plat_dev *d, uint32_t reg)
+{
+    return &d->regs[(reg % FAKE_REGS_BYTES) / 4];
+}
+
+/* Queue n of the TX (0x6000) or RX (0x1000) bank and the offset inside its
+ * 0x40-byte block; -1 outside the bank or beyond the queues with engines. */
+static int ix_queue(uint32_t reg, uint32_t base, uint32_t *off)
+{
+    if (reg < base || reg >= base + 0x40u * FAKE_IX_QUEUES)
+        return -1;
+    *off = (reg - base) % 0x40u;
+    return (int)((reg - base) / 0x40u);
+}
+
+static int ix_after_reset(const struct fake_ix *x)
+{
+    return x->resets > 0 && !x->in_reset;
+}
+
+/* A status bit that appears after the reset, after `reads` reads. */
+static uint32_t ix_appear(struct plat_dev *d, uint32_t reg, uint32_t bits, int reads, int *seen)
+{
+    uint32_t *r = ix_reg(d, reg);
+    if (ix_after_reset(&d->ix) && (*r & bits) != bits && reads >= 0 && (*seen)++ >= reads)
+        *r |= bits;
+    return *r;
+}
+
+static int ix_is_stat(uint32_t reg)
+{
+    return (reg >= 0x3FA0u && reg < 0x3FE0u) || (reg >= 0x4000u && reg < 0x4100u);
+}
+
+static uint32_t ix_read32(struct plat_dev *d, uint32_t reg)
+{
+    struct fake_ix *x = &d->ix;
+    uint32_t *r = ix_reg(d, reg);
+    uint32_t v = *r, off = 0;
+    int qn;
+    if (reg == IXGBE_CTRL) {
+        if ((v & IXGBE_CTRL_RST_MASK) && x->rst_reads >= 0 && x->rst_seen++ >= x->rst_reads) {
+            *r &= ~IXGBE_CTRL_RST_MASK;           /* reset done */
+            v = *r;
+            x->in_reset = 0;
+        }
+    } else if (reg == IXGBE_EEC) {
+        v = ix_appear(d, reg, IXGBE_EEC_ARD, x->ard_reads, &x->ard_seen);
+    } else if (reg == IXGBE_RDRXCTL) {
+        v = ix_appear(d, reg, IXGBE_RDRXCTL_DMAIDONE, x->dmaidone_reads, &x->dma_seen);
+    } else if (reg == IXGBE_LINKS) {
+        if (ix_after_reset(x) && !(v & IXGBE_LINKS_UP) && x->link_reads >= 0 &&
+            x->link_seen++ >= x->link_reads)
+            *r = (v & ~IXGBE_LINKS_SPEED_MASK) | IXGBE_LINKS_UP | x->link_speed;
+        v = *r;
+    } else if (reg == IXGBE_EICR || ix_is_stat(reg)) {
+        *r = 0;                                   /* read clears */
+    } else if ((qn = ix_queue(reg, IXGBE_TDBAL(0), &off)) >= 0) {
+        if (off == IXGBE_TDH(0) - IXGBE_TDBAL(0))
+            v = x->tdh[qn];
+        else if (off == IXGBE_TXDCTL(0) - IXGBE_TDBAL(0) && (v & IXGBE_TXDCTL_ENABLE) &&
+                 (x->qen_reads < 0 || x->txq_seen[qn]++ < x->qen_reads))
+            v &= ~IXGBE_TXDCTL_ENABLE;            /* not enabled yet */
+    } else if ((qn = ix_queue(reg, IXGBE_RDBAL(0), &off)) >= 0) {
+        if (off == IXGBE_RDH(0) - IXGBE_RDBAL(0))
+            v = x->rdh[qn];
+        else if (off == IXGBE_RXDCTL(0) - IXGBE_RDBAL(0) && (v & IXGBE_RXDCTL_ENABLE) &&
+                 (x->qen_reads < 0 || x->rxq_seen[qn]++ < x->qen_reads))
+            v &= ~IXGBE_RXDCTL_ENABLE;
+    }
+    if (d->read_hook)
+        v = d->read_hook(d, reg, v, d->read_hook_arg);
+    log_add(d, FAKE_R32, reg, v, NULL, v);
+    return v;
+}
+
+static void ix_reset_request(struct plat_dev *d)
+{
+    struct fake_ix *x = &d->ix;
+    x->in_reset = 1;
+    x->resets++;
+    x->rst_seen = x->ard_seen = x->dma_seen = x->link_seen = 0;
+    *ix_reg(d, IXGBE_EEC) &= ~IXGBE_EEC_ARD;
+    *ix_reg(d, IXGBE_RDRXCTL) &= ~IXGBE_RDRXCTL_DMAIDONE;
+    *ix_reg(d, IXGBE_LINKS) &= ~IXGBE_LINKS_UP;
+    *ix_reg(d, IXGBE_EIMS) = 0;
+    for (unsigned n = 0; n < FAKE_IX_QUEUES; n++) {
+        *ix_reg(d, IXGBE_TXDCTL(n)) &= ~IXGBE_TXDCTL_ENABLE;
+        *ix_reg(d, IXGBE_RXDCTL(n)) &= ~IXGBE_RXDCTL_ENABLE;
+        x->tdh[n] = x->rdh[n] = 0;
+        *ix_reg(d, IXGBE_TDH(n)) = 0;
+        *ix_reg(d, IXGBE_RDH(n)) = 0;
+    }
+}
+
+static void ix_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
+{
+    struct fake_ix *x = &d->ix;
+    log_add(d, FAKE_W32, reg, val, NULL, val);
+    uint32_t *r = ix_reg(d, reg), off = 0, old = *r;
+    int qn;
+    if (reg == IXGBE_EIMS) {
+        *r |= val;
+    } else if (reg == IXGBE_EIMC) {
+        *ix_reg(d, IXGBE_EIMS) &= ~val;
+        *r = val;
+    } else if (reg == IXGBE_EICS) {
+        *ix_reg(d, IXGBE_EICR) |= val;
+    } else if (reg == IXGBE_EICR) {
+        *r &= ~val;
+    } else if (reg == IXGBE_CTRL) {
+        *r = val;
+        if (val & IXGBE_CTRL_RST_MASK)
+            ix_reset_request(d);
+    } else if ((qn = ix_queue(reg, IXGBE_TDBAL(0), &off)) >= 0) {
+        *r = val;
+        if (off == IXGBE_TDH(0) - IXGBE_TDBAL(0))
+            x->tdh[qn] = val;
+        else if (off == IXGBE_TDT(0) - IXGBE_TDBAL(0) && d->nic_mode == FAKE_NIC_ON_TDT)
+            fake_ix_tx_run(d, (unsigned)qn, ~0u);
+        else if (off == IXGBE_TXDCTL(0) - IXGBE_TDBAL(0) && (val & ~old & IXGBE_TXDCTL_ENABLE))
+            x->txq_seen[qn] = 0;
+    } else if ((qn = ix_queue(reg, IXGBE_RDBAL(0), &off)) >= 0) {
+        *r = val;
+        if (off == IXGBE_RDH(0) - IXGBE_RDBAL(0))
+            x->rdh[qn] = val;
+        else if (off == IXGBE_RXDCTL(0) - IXGBE_RDBAL(0) && (val & ~old & IXGBE_RXDCTL_ENABLE))
+            x->rxq_seen[qn] = 0;
+    } else {
+        *r = val;
+    }
+}
+
+void fake_ix_tx_done(struct plat_dev *d, void *desc)
+{
+    (void)d;
+    uint64_t qw0 = 0, qw1 = IXGBE_ADVTXD_STAT_DD;
+    memcpy(desc, &qw0, 8);
+    memcpy((uint8_t *)desc + 8, &qw1, 8);
+}
+
+void fake_ix_write_head(struct plat_dev *d, unsigned n, uint32_t head)
+{
+    uint64_t bus = (uint64_t)fake_reg_get(d, IXGBE_TDWBAH(n)) << 32 |
+                   (fake_reg_get(d, IXGBE_TDWBAL(n)) & ~3u);
+    uint8_t *p = fake_bus_to_host(d, bus, 4);
+    if (!p) {
+        d->nic_errors++;
+        return;
+    }
+    memcpy(p, &head, 4);
+    d->ix.head_wbs++;
+}
+
+unsigned fake_ix_tx_run(struct plat_dev *d, unsigned n, unsigned max)
+{
+    struct fake_ix *x = &d->ix;
+    if (n >= FAKE_IX_QUEUES || !(fake_reg_get(d, IXGBE_DMATXCTL) & IXGBE_DMATXCTL_TE) ||
+        !(fake_reg_get(d, IXGBE_TXDCTL(n)) & IXGBE_TXDCTL_ENABLE))
+        return 0;
+    uint64_t base = (uint64_t)fake_reg_get(d, IXGBE_TDBAH(n)) << 32 | fake_reg_get(d, IXGBE_TDBAL(n));
+    uint32_t count = fake_reg_get(d, IXGBE_TDLEN(n)) / 16;
+    uint32_t tdt = fake_reg_get(d, IXGBE_TDT(n));
+    int head_wb = (fake_reg_get(d, IXGBE_TDWBAL(n)) & IXGBE_TDWBAL_HEAD_WB_ENABLE) != 0;
+    if (count == 0)
+        return 0;
+    uint8_t *ring = fake_bus_to_host(d, base, (size_t)count * 16);
+    if (!ring)
+        return 0;
+    unsigned k = 0, wb = 0;
+    while (x->tdh[n] != tdt && k < max) {
+        uint8_t *desc = ring + (size_t)x->tdh[n] * 16;
+        uint64_t addr, qw1;
+        memcpy(&addr, desc, 8);
+        memcpy(&qw1, desc + 8, 8);
+        uint32_t len = (uint32_t)(qw1 & IXGBE_ADVTXD_DTALEN_MASK);
+        uint8_t cmd = (uint8_t)(qw1 >> IXGBE_ADVTXD_DCMD_SHIFT);
+        const uint8_t *buf = fake_bus_to_host(d, addr, len);
+        if (!buf || len == 0 || (qw1 & IXGBE_ADVTXD_DTYP_MASK) != IXGBE_ADVTXD_DTYP_DATA ||
+            !(cmd & IXGBE_TXD_CMD_DEXT) || !(cmd & IXGBE_TXD_CMD_IFCS))
+            d->nic_errors++;
+        if (d->cur_ndesc == 0) {
+            d->cur_bus_first = addr;
+            x->frame_paylen = (uint32_t)(qw1 >> IXGBE_ADVTXD_PAYLEN_SHIFT);
+        }
+        d->cur_ndesc++;
+        if (buf)
+            frame_append(d, buf, len);
+        if (cmd & IXGBE_TXD_CMD_EOP) {
+            if (x->frame_paylen != d->cur_len)
+                d->nic_errors++;
+            frame_finish(d, cmd);
+        }
+        x->tdh[n] = (x->tdh[n] + 1) % count;
+        if (cmd & IXGBE_TXD_CMD_RS) {
+            if (head_wb) {
+                fake_ix_write_head(d, n, x->tdh[n]);
+            } else {
+                fake_ix_tx_done(d, desc);
+                x->tx_wb++;
+            }
+            wb++;
+        }
+        k++;
+    }
+    d->nic_descs += k;
+    fake_reg_set(d, IXGBE_TDH(n), x->tdh[n]);
+    if (wb)
+        *ix_reg(d, IXGBE_EICR) |= 1u << n;
+    return k;
+}
+
+static uint8_t *ix_rx_ring(struct plat_dev *d, unsigned n, uint32_t *count)
+{
+    uint64_t base = (uint64_t)fake_reg_get(d, IXGBE_RDBAH(n)) << 32 | fake_reg_get(d, IXGBE_RDBAL(n));
+    *count = fake_reg_get(d, IXGBE_RDLEN(n)) / 16;
+    if (*count == 0)
+        return NULL;
+    return fake_bus_to_host(d, base, (size_t)*count * 16);
+}
+
+uint32_t fake_ix_rx_avail(const struct plat_dev *d, unsigned n)
+{
+    uint32_t count = fake_reg_get(d, IXGBE_RDLEN(n)) / 16;
+    if (count == 0 || n >= FAKE_IX_QUEUES)
+        return 0;
+    return (fake_reg_get(d, IXGBE_RDT(n)) + count - d->ix.rdh[n]) % count;
+}
+
+/* Fetch the read format of descriptor desc: its packet buffer address.  A
+ * header address other than 0 means a stale write-back the driver did not
+ * clear before posting. */
+static uint64_t ix_rx_fetch(struct plat_dev *d, const uint8_t *desc)
+{
+    uint64_t addr, hdr;
+    memcpy(&addr, desc, 8);
+    memcpy(&hdr, desc + 8, 8);
+    if (hdr != 0) {
+        d->ix.stale_rx++;
+        d->nic_errors++;
+    }
+    return addr;
+}
+
+static void ix_rx_writeback(struct plat_dev *d, uint8_t *desc, uint32_t len, uint32_t staterr)
+{
+    uint64_t qw0 = IXGBE_RXDADV_PKTTYPE_IPV4 | (uint64_t)FAKE_IX_RSS << 32;
+    uint64_t qw1 = (uint64_t)(staterr | IXGBE_RXDADV_STAT_DD) |
+                   (uint64_t)(len & 0xFFFFu) << IXGBE_RXDADV_LEN_SHIFT;
+    memcpy(desc, &qw0, 8);
+    memcpy(desc + 8, &qw1, 8);
+    d->rx_descs++;
+}
+
+static int ix_rx_enabled(const struct plat_dev *d, unsigned n)
+{
+    return n < FAKE_IX_QUEUES && (fake_reg_get(d, IXGBE_RXCTRL) & IXGBE_RXCTRL_RXEN) &&
+           (fake_reg_get(d, IXGBE_RXDCTL(n)) & IXGBE_RXDCTL_ENABLE);
+}
+
+unsigned fake_ix_rx(struct plat_dev *d, unsigned n, const void *frame, uint32_t len,
+                    uint32_t errs)
+{
+    uint32_t count;
+    if (!ix_rx_enabled(d, n))
+        return 0;
+    uint8_t *ring = ix_rx_ring(d, n, &count);
+    uint32_t bsize = (fake_reg_get(d, IXGBE_SRRCTL(n)) & IXGBE_SRRCTL_BSIZEPKT_MASK) * 1024u;
+    if (!ring || bsize == 0) {
+        d->nic_errors++;
+        return 0;
+    }
+    int strip = (fake_reg_get(d, IXGBE_HLREG0) & IXGBE_HLREG0_RXCRCSTRP) != 0;
+    uint32_t total = len + (strip ? 0 : 4);
+    uint32_t ndesc = (total + bsize - 1) / bsize;
+    if (ndesc == 0 || fake_ix_rx_avail(d, n) < ndesc) {
+        d->rx_missed++;
+        return 0;
+    }
+    uint8_t *buf = malloc(total);
+    if (!buf)
+        abort();
+    memcpy(buf, frame, len);
+    memset(buf + len, 0xFC, total - len);       /* stand-in FCS */
+    uint32_t off = 0;
+    for (uint32_t k = 0; k < ndesc; k++) {
+        uint8_t *desc = ring + (size_t)d->ix.rdh[n] * 16;
+        uint64_t addr = ix_rx_fetch(d, desc);
+        uint32_t chunk = total - off < bsize ? total - off : bsize;
+        uint8_t *dst = fake_bus_to_host(d, addr, chunk);
+        if (dst)
+            memcpy(dst, buf + off, chunk);
+        else
+            d->nic_errors++;
+        int last = k == ndesc - 1;
+        ix_rx_writeback(d, desc, chunk, last ? IXGBE_RXDADV_STAT_EOP | errs : 0);
+        off += chunk;
+        d->ix.rdh[n] = (d->ix.rdh[n] + 1) % count;
+    }
+    free(buf);
+    fake_reg_set(d, IXGBE_RDH(n), d->ix.rdh[n]);
+    d->rx_frames++;
+    *ix_reg(d, IXGBE_EICR) |= 1u << n;
+    return ndesc;
+}
+
+unsigned fake_ix_rx_desc(struct plat_dev *d, unsigned n, uint16_t len, uint32_t staterr)
+{
+    uint32_t count;
+    uint8_t *ring = ix_rx_enabled(d, n) ? ix_rx_ring(d, n, &count) : NULL;
+    if (!ring || fake_ix_rx_avail(d, n) < 1) {
+        d->rx_missed++;
+        return 0;
+    }
+    uint8_t *desc = ring + (size_t)d->ix.rdh[n] * 16;
+    (void)ix_rx_fetch(d, desc);
+    ix_rx_writeback(d, desc, len, staterr);
+    d->ix.rdh[n] = (d->ix.rdh[n] + 1) % count;
+    fake_reg_set(d, IXGBE_RDH(n), d->ix.rdh[n]);
+    *ix_reg(d, IXGBE_EICR) |= 1u << n;
     return 1;
 }

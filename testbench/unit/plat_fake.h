@@ -18,6 +18,11 @@
  *   - Sibling devices (fake_create_sibling): several ports of one host that
  *     share one DMA arena, so a buffer received on one can be sent on
  *     another. */
+/* An 82599 personality (fake_ix_enable, see "the 82599 fake" below): the
+ * registers behave as the ixgbe core expects (ixgbe_regs.h), with a TX
+ * engine over advanced descriptors and an RX engine writing advanced
+ * write-backs.  Off unless a test turns it on; then the e1000 semantics
+ * above are not applied. */
 #ifndef NICSIM_PLAT_FAKE_H
 #define NICSIM_PLAT_FAKE_H
 #include <stdint.h>
@@ -58,6 +63,36 @@ enum fake_nic_mode {
     FAKE_NIC_MANUAL,        /* only fake_nic_tx_run() moves descriptors */
     FAKE_NIC_ON_TDT,        /* every TDT write completes everything up to it */
     FAKE_NIC_ON_IRQ_WAIT,   /* plat_irq_wait completes everything, then interrupts */
+};
+
+/* ---- the 82599 fake ------------------------------------------------------
+ * State and knobs of the 82599 personality.  Counts are register reads, as
+ * the e1000 fake's rst_reads_set: N means N reads still see the old value
+ * and the next one sees the new; -1 means never.  "After the reset" means
+ * after the reset bits of a CTRL write with RST|LNK_RST have read back clear:
+ * ARD, DMAIDONE and LINK_UP are clear from the reset request until then. */
+#define FAKE_IX_QUEUES  16          /* queues with engines and read-back rules */
+#define FAKE_IX_RSS     0x5A5A5A5Au /* DW1 of every RX write-back (an RSS hash) */
+struct fake_ix {
+    int on;                 /* 1 = the 82599 register semantics (fake_ix_enable) */
+    int rst_reads;          /* CTRL reads that still see RST|LNK_RST (default 1) */
+    int ard_reads;          /* EEC reads after the reset without ARD (default 0) */
+    int dmaidone_reads;     /* RDRXCTL reads after the reset without DMAIDONE (default 0) */
+    int link_reads;         /* LINKS reads after the reset without LINK_UP (default 2) */
+    uint32_t link_speed;    /* LINKS speed bits shown with LINK_UP (default 10G) */
+    int qen_reads;          /* TXDCTL/RXDCTL reads after ENABLE was set that still
+                               miss it (default 1) */
+    /* state */
+    int in_reset;           /* reset requested, bits not read back clear yet */
+    uint64_t resets;        /* reset requests */
+    int rst_seen, ard_seen, dma_seen, link_seen;
+    int txq_seen[FAKE_IX_QUEUES], rxq_seen[FAKE_IX_QUEUES];
+    uint32_t tdh[FAKE_IX_QUEUES], rdh[FAKE_IX_QUEUES];
+    uint32_t frame_paylen;  /* PAYLEN of the first descriptor of the frame being sent */
+    uint64_t tx_wb;         /* TX descriptors written back with DD */
+    uint64_t head_wbs;      /* head write-backs to host memory */
+    uint64_t stale_rx;      /* RX descriptors fetched with a non-zero header address
+                               (a DD the driver did not clear): counted in nic_errors */
 };
 
 struct plat_dev {
@@ -122,6 +157,9 @@ struct plat_dev {
     uint64_t rx_frames;         /* frames written into descriptors */
     uint64_t rx_descs;          /* descriptors written back */
     uint64_t rx_missed;         /* frames refused: too few descriptors (MPC) */
+
+    /* the 82599 personality (all zero = off) */
+    struct fake_ix ix;
 };
 
 struct plat_dev *fake_create(void);
@@ -174,5 +212,60 @@ unsigned fake_nic_rx(struct plat_dev *d, const void *frame, uint32_t len, uint8_
 unsigned fake_nic_rx_desc(struct plat_dev *d, uint16_t len, uint8_t status, uint8_t errors);
 /* Descriptors the fake NIC owns: RDT - RDH modulo the ring size. */
 uint32_t fake_nic_rx_avail(const struct plat_dev *d);
+
+/* ---- the 82599 fake ----
+ * fake_ix_enable turns the personality on (before the driver's first
+ * access) with the defaults of struct fake_ix; tests change the knobs
+ * afterwards.  Register semantics then:
+ *   - CTRL: RST|LNK_RST clear themselves after ix.rst_reads reads; the
+ *     request clears EEC.ARD, RDRXCTL.DMAIDONE, LINKS.LINK_UP, every
+ *     TXDCTL/RXDCTL.ENABLE, EIMS and the engines' head pointers;
+ *   - EEC.ARD / RDRXCTL.DMAIDONE / LINKS.LINK_UP (+ ix.link_speed) appear
+ *     after the reset, after their read counts;
+ *   - TXDCTL(n)/RXDCTL(n): a write that sets ENABLE is stored, but ENABLE
+ *     reads back only after ix.qen_reads reads; clearing shows at once;
+ *   - EICR clears on read; EIMS/EIMC set/clear the mask (EIMS reads it);
+ *     EICS sets causes; the statistics (0x3FA0-0x3FDF, 0x4000-0x40FF)
+ *     clear on read; TDH(n)/RDH(n) read the engines' head pointers;
+ *   - TDT(n) runs the TX engine in FAKE_NIC_ON_TDT mode, plat_irq_wait runs
+ *     every queue's in FAKE_NIC_ON_IRQ_WAIT mode; interrupts are pending
+ *     when EICR & EIMS (queue n's engines set EICR bit n). */
+void fake_ix_enable(struct plat_dev *d);
+
+/* The TX engine of queue n (only while DMATXCTL.TE and the stored
+ * TXDCTL(n).ENABLE are set): at most max descriptors from TDH towards TDT.
+ * Frames are captured in d->frames as the e1000 engine does; a descriptor
+ * that is not an advanced data descriptor with DEXT and IFCS, points
+ * outside the arena, or a frame whose length differs from its first
+ * descriptor's PAYLEN counts in nic_errors.  After a descriptor with RS:
+ * with TDWBAL(n).HEAD_WB_ENABLE the new head is written (32 bits) to
+ * TDWBAH:TDWBAL and the descriptor is left alone; otherwise the descriptor
+ * gets the advanced write-back (QW0 = 0, QW1 = DD only).  Returns the
+ * descriptors processed. */
+unsigned fake_ix_tx_run(struct plat_dev *d, unsigned n, unsigned max);
+/* Write the advanced TX write-back into the descriptor at host pointer
+ * desc: QW0 = 0, QW1 = STA.DD (bit 32) and nothing else. */
+void fake_ix_tx_done(struct plat_dev *d, void *desc);
+/* Write head into queue n's head write-back location (as the NIC would). */
+void fake_ix_write_head(struct plat_dev *d, unsigned n, uint32_t head);
+
+/* The RX engine of queue n (only while RXCTRL.RXEN and the stored
+ * RXDCTL(n).ENABLE are set).  Writes one frame of len bytes (without FCS)
+ * into the packet buffers of the descriptors from RDH on: plus a 4-byte
+ * FCS unless HLREG0.RXCRCSTRP, split by SRRCTL(n).BSIZEPKT.  Each
+ * descriptor gets the advanced write-back: QW0 = packet type IPv4 |
+ * FAKE_IX_RSS << 32 (so the buffer address is gone), QW1 = DD (+ EOP and
+ * errs on the last; errs are DW2 error bits in place, e.g.
+ * IXGBE_RXDADV_ERR_RXE) | the descriptor's length << 32.  EICR gets bit n.
+ * Returns the descriptors used, or 0 when the NIC owns too few (rx_missed
+ * counts it; nothing is written). */
+unsigned fake_ix_rx(struct plat_dev *d, unsigned n, const void *frame, uint32_t len,
+                    uint32_t errs);
+/* Write back one descriptor at RDH(n) with exactly this length and DW2
+ * (DD is added), without touching its buffer.  1, or 0 when the NIC owns
+ * no descriptor. */
+unsigned fake_ix_rx_desc(struct plat_dev *d, unsigned n, uint16_t len, uint32_t staterr);
+/* Descriptors the fake 82599 owns on queue n: RDT - RDH modulo the ring. */
+uint32_t fake_ix_rx_avail(const struct plat_dev *d, unsigned n);
 
 #endif

@@ -1,0 +1,347 @@
+/* The ixgbe transmit queue; see ixgbe_tx.h. */
+#include "ixgbe_tx.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* count + 2 free descriptors per packet, as the e1000 core: one slot always
+ * stays empty (TDH == TDT means "empty" to the NIC) and one is slack. */
+#define TX_SLACK 2u
+
+/* The head write-back target gets a cache line of its own, so the NIC's
+ * writes to it never invalidate a line holding anything else. */
+#define HEAD_WB_BYTES 64u
+
+void ixgbe_tx_default_opts(struct ixgbe_tx_opts *o)
+{
+    *o = (struct ixgbe_tx_opts){
+        .ring_size = IXGBE_DEFAULT_TXD,
+        .prefetch = 1,
+        .pthresh = 32, .hthresh = 1, .wthresh = 1,     /* Linux (B3) */
+        .head_wb = 0,
+        .rs_every = 1,
+        .clean_thresh = 32,
+        .max_desc_bytes = 16384,
+        .max_frame_len = 1514,
+        .enable_timeout_ns = 10000000ull,
+    };
+}
+
+static unsigned descs_for(uint32_t max_desc, uint32_t len)
+{
+    return (len + max_desc - 1) / max_desc;
+}
+
+unsigned ixgbe_tx_descs_for(const struct ixgbe_txq *q, uint32_t len)
+{
+    return descs_for(q->opts.max_desc_bytes, len);
+}
+
+unsigned ixgbe_tx_free_descs(const struct ixgbe_txq *q)
+{
+    return q->count - 1 - q->used;
+}
+
+unsigned ixgbe_tx_in_use(const struct ixgbe_txq *q)
+{
+    return q->used;
+}
+
+static uint32_t ring_dist(const struct ixgbe_txq *q, uint32_t from, uint32_t to)
+{
+    return (to + q->count - from) & (q->count - 1);
+}
+
+static int opts_valid(const struct ixgbe_tx_opts *o)
+{
+    uint32_t r = o->ring_size;
+    return r >= IXGBE_MIN_TXD && r <= IXGBE_MAX_TXD && (r & (r - 1)) == 0 &&
+           o->prefetch <= 1 && o->head_wb <= 1 &&
+           o->hthresh <= IXGBE_TXDCTL_THRESH_MAX &&
+           (uint32_t)o->pthresh + o->wthresh <= IXGBE_TX_DESC_CACHE &&
+           o->rs_every >= 1 && o->clean_thresh < r &&
+           o->max_desc_bytes >= 16 && o->max_desc_bytes <= IXGBE_ADVTXD_MAX_DTALEN &&
+           o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX;
+}
+
+static void free_soft(struct ixgbe_txq *q)
+{
+    free(q->slot);
+    free(q->rs_fifo);
+    q->slot = NULL;
+    q->rs_fifo = NULL;
+}
+
+int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
+                    const struct ixgbe_tx_opts *o)
+{
+    struct ixgbe_tx_opts def;
+    if (!o) {
+        ixgbe_tx_default_opts(&def);
+        o = &def;
+    }
+    if (!q || !dev || n >= IXGBE_TX_QUEUES || !opts_valid(o))
+        return IXGBE_ERR_PARAM;
+    struct plat_dev *pd = dev->pd;
+    *q = (struct ixgbe_txq){ .dev = dev, .pd = pd, .opts = *o, .n = n, .count = o->ring_size };
+    q->stop_descs = descs_for(o->max_desc_bytes, o->max_frame_len) + TX_SLACK;
+    if (q->stop_descs > q->count - 1)
+        return IXGBE_ERR_PARAM;         /* a maximal frame could never be queued */
+
+    q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);
+    q->info = ixgbe_buffer_info_alloc(pd, q->count, IXGBE_TX_BUFFER_INFO_BYTES);
+    if (o->head_wb)
+        q->head_wb = plat_dma_alloc(pd, HEAD_WB_BYTES, HEAD_WB_BYTES, &q->head_wb_bus);
+    q->slot = calloc(q->count, sizeof *q->slot);
+    q->rs_fifo = calloc(q->count, sizeof *q->rs_fifo);
+    if (!q->ring || !q->info || (o->head_wb && !q->head_wb) || !q->slot || !q->rs_fifo) {
+        free_soft(q);
+        return IXGBE_ERR_NOMEM;
+    }
+
+    plat_write32(pd, IXGBE_TDBAL(n), (uint32_t)q->ring_bus);
+    plat_write32(pd, IXGBE_TDBAH(n), (uint32_t)(q->ring_bus >> 32));
+    plat_write32(pd, IXGBE_TDLEN(n), q->count * IXGBE_DESC_BYTES);
+    plat_write32(pd, IXGBE_TDH(n), 0);
+    plat_write32(pd, IXGBE_TDT(n), 0);
+    /* The high half first: the enable bit goes out with a complete address.
+     * Without head write-back both are written 0, so a queue set up again
+     * without a device reset does not keep an old target. */
+    plat_write32(pd, IXGBE_TDWBAH(n), o->head_wb ? (uint32_t)(q->head_wb_bus >> 32) : 0);
+    plat_write32(pd, IXGBE_TDWBAL(n),
+                 o->head_wb ? (uint32_t)q->head_wb_bus | IXGBE_TDWBAL_HEAD_WB_ENABLE : 0);
+    uint32_t pth = o->prefetch ? o->pthresh : 0, hth = o->prefetch ? o->hthresh : 0;
+    q->txdctl = pth << IXGBE_TXDCTL_PTHRESH_SHIFT | hth << IXGBE_TXDCTL_HTHRESH_SHIFT |
+                (uint32_t)o->wthresh << IXGBE_TXDCTL_WTHRESH_SHIFT | IXGBE_TXDCTL_ENABLE;
+    /* Thresholds and ENABLE in one write, then wait until the queue reports
+     * itself enabled (B1a step 12) before anything is handed to it. */
+    plat_write32(pd, IXGBE_TXDCTL(n), q->txdctl);
+    uint32_t v = 0;
+    if (!ixgbe_poll_reg(pd, IXGBE_TXDCTL(n), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE,
+                        o->enable_timeout_ns, &v)) {
+        plat_log(pd, "ixgbe: TX queue %u not enabled after %llu ns (TXDCTL 0x%08x)", n,
+                 (unsigned long long)o->enable_timeout_ns, v);
+        /* withdraw the request: a queue that comes up later must not fetch
+         * from a ring the driver has given up */
+        plat_write32(pd, IXGBE_TXDCTL(n), 0);
+        free_soft(q);
+        return IXGBE_ERR_QUEUE;
+    }
+    return 0;
+}
+
+static void tail_write(struct ixgbe_txq *q)
+{
+    /* Descriptor stores must reach memory before the NIC can see the tail. */
+    plat_wmb(q->pd);
+    plat_write32(q->pd, IXGBE_TDT(q->n), q->next_to_use);
+    q->tail = q->next_to_use;
+    q->stats.tdt_writes++;
+}
+
+/* QW1 of an advanced data descriptor (B2). */
+static uint64_t qw1(uint32_t dtalen, uint8_t cmd, uint32_t paylen)
+{
+    return (uint64_t)dtalen | IXGBE_ADVTXD_DTYP_DATA | IXGBE_ADVTXD_DCMD(cmd) |
+           (uint64_t)paylen << IXGBE_ADVTXD_PAYLEN_SHIFT;
+}
+
+static void rs_push(struct ixgbe_txq *q, uint32_t idx)
+{
+    q->rs_fifo[(q->rs_head + q->rs_count) & (q->count - 1)] = idx;
+    q->rs_count++;
+    q->since_rs = 0;
+    q->stats.rs_set++;
+}
+
+int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *cookie,
+               int more)
+{
+    if (len == 0 || len > q->opts.max_frame_len)
+        return IXGBE_ERR_PARAM;
+    unsigned n = ixgbe_tx_descs_for(q, len);
+    unsigned free_descs = ixgbe_tx_free_descs(q);
+    if (free_descs < n + TX_SLACK) {
+        q->stats.busy++;
+        return IXGBE_ERR_BUSY;
+    }
+
+    /* Tail now if nothing follows, or if after this packet a maximal one
+     * would no longer fit: the caller then stops, so nothing may stay
+     * behind TDT. */
+    int nearly_full = free_descs - n < q->stop_descs;
+    int write_tail = !more || nearly_full;
+    int rs = q->since_rs + 1 >= q->opts.rs_every || write_tail;
+
+    uint32_t i = q->next_to_use, off = 0, left = len, max = q->opts.max_desc_bytes;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t chunk = left < max ? left : max;
+        int last = k == n - 1;
+        /* Every descriptor: advanced (DEXT), FCS appended by the MAC (IFCS).
+         * PAYLEN = the whole packet on the first descriptor (ixy: PAYLEN =
+         * length, B1a); the following ones carry 0 there, as Linux's
+         * ixgbe_tx_map clears olinfo_status on them. */
+        uint8_t cmd = IXGBE_TXD_CMD_DEXT | IXGBE_TXD_CMD_IFCS;
+        uint32_t paylen = k == 0 ? len : 0;
+        if (last)
+            cmd |= IXGBE_TXD_CMD_EOP | (rs ? IXGBE_TXD_CMD_RS : 0);
+        plat_mem_write64(q->pd, &q->ring[i].buffer_addr, buf_bus_addr + off);
+        plat_mem_write64(q->pd, &q->ring[i].cmd_type_len, qw1(chunk, cmd, paylen));
+        ixgbe_buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+        q->slot[i] = (struct ixgbe_tx_slot){
+            .cookie = last ? cookie : NULL,
+            .len = (uint16_t)chunk,
+            .paylen = paylen,
+            .flags = IXGBE_TX_SLOT_USED |
+                     (last ? IXGBE_TX_SLOT_EOP | (rs ? IXGBE_TX_SLOT_RS : 0) : 0),
+        };
+        off += chunk;
+        left -= chunk;
+        q->last_eop = i;
+        i = (i + 1) & (q->count - 1);
+    }
+    q->next_to_use = i;
+    q->used += n;
+    q->stats.packets++;
+    q->stats.descs += n;
+    if (rs)
+        rs_push(q, q->last_eop);
+    else
+        q->since_rs++;
+
+    if (write_tail) {
+        if (more)
+            q->stats.tdt_forced++;
+        tail_write(q);
+    }
+    return 0;
+}
+
+void ixgbe_tx_flush(struct ixgbe_txq *q)
+{
+    if (q->next_to_use == q->tail)
+        return;
+    struct ixgbe_tx_slot *s = &q->slot[q->last_eop];
+    if (!(s->flags & IXGBE_TX_SLOT_RS)) {
+        /* The newest packet is still ours (beyond TDT): add RS so that it,
+         * and the packets before it, will be reported. */
+        uint8_t cmd = IXGBE_TXD_CMD_DEXT | IXGBE_TXD_CMD_IFCS | IXGBE_TXD_CMD_EOP |
+                      IXGBE_TXD_CMD_RS;
+        plat_mem_write64(q->pd, &q->ring[q->last_eop].cmd_type_len,
+                         qw1(s->len, cmd, s->paylen));
+        s->flags |= IXGBE_TX_SLOT_RS;
+        rs_push(q, q->last_eop);
+    }
+    tail_write(q);
+}
+
+/* Reclaim descriptor next_to_clean; 1 if it ended a packet. */
+static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie), void *arg)
+{
+    uint32_t i = q->next_to_clean;
+    struct ixgbe_tx_slot *s = &q->slot[i];
+    int eop = (s->flags & IXGBE_TX_SLOT_EOP) != 0;
+    /* ixgbe_clean_tx_irq: read skb and dma of the tx_buffer, clear it */
+    ixgbe_buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+    if (eop && done)
+        done(arg, s->cookie);
+    memset(s, 0, sizeof *s);
+    q->next_to_clean = (i + 1) & (q->count - 1);
+    q->used--;
+    return eop;
+}
+
+static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie), void *arg)
+{
+    unsigned cleaned = 0;
+    while (q->rs_count) {
+        uint32_t rs_idx = q->rs_fifo[q->rs_head];
+        /* Only descriptors the NIC has been given can be done. */
+        if (ring_dist(q, q->next_to_clean, rs_idx) >= ring_dist(q, q->next_to_clean, q->tail))
+            break;
+        uint64_t sta = plat_mem_read64(q->pd, &q->ring[rs_idx].cmd_type_len);
+        q->stats.dd_reads++;
+        if (!(sta & IXGBE_ADVTXD_STAT_DD))
+            break;
+        /* DD first, then whatever it vouches for. */
+        plat_rmb(q->pd);
+        /* The NIC completes descriptors in order: DD here means every
+         * descriptor up to and including rs_idx is done. */
+        for (;;) {
+            uint32_t i = q->next_to_clean;
+            cleaned += (unsigned)reclaim_one(q, done, arg);
+            if (i == rs_idx)
+                break;
+        }
+        q->rs_head = (q->rs_head + 1) & (q->count - 1);
+        q->rs_count--;
+    }
+    return cleaned;
+}
+
+static unsigned clean_head(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
+                           void *arg)
+{
+    if (q->next_to_clean == q->tail)
+        return 0;                       /* nothing handed over: no read */
+    uint32_t head = (uint32_t)plat_mem_read64(q->pd, q->head_wb);
+    q->stats.head_reads++;
+    uint32_t given = ring_dist(q, q->next_to_clean, q->tail);
+    if (head >= q->count || ring_dist(q, q->next_to_clean, head) > given) {
+        /* not a position the NIC can have reached: never believed */
+        q->stats.bad_head++;
+        return 0;
+    }
+    uint32_t advance = ring_dist(q, q->next_to_clean, head);
+    if (!advance)
+        return 0;
+    plat_rmb(q->pd);
+    /* Every descriptor before head is done, but head may stop inside a
+     * packet: reclaim only up to the last EOP before it. */
+    uint32_t whole = 0;
+    for (uint32_t k = 0; k < advance; k++)
+        if (q->slot[(q->next_to_clean + k) & (q->count - 1)].flags & IXGBE_TX_SLOT_EOP)
+            whole = k + 1;
+    uint32_t from = q->next_to_clean;
+    unsigned cleaned = 0;
+    for (uint32_t k = 0; k < whole; k++)
+        cleaned += (unsigned)reclaim_one(q, done, arg);
+    /* RS descriptors passed on the way are no longer pending. */
+    while (q->rs_count && ring_dist(q, from, q->rs_fifo[q->rs_head]) < whole) {
+        q->rs_head = (q->rs_head + 1) & (q->count - 1);
+        q->rs_count--;
+    }
+    return cleaned;
+}
+
+unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
+                        void *arg)
+{
+    unsigned cleaned = q->opts.head_wb ? clean_head(q, done, arg) : clean_dd(q, done, arg);
+    q->stats.reclaimed += cleaned;
+    return cleaned;
+}
+
+void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
+                        void *arg)
+{
+    if (!q->slot)
+        return;
+    /* Queue off, and wait until the NIC says so before the buffers go back
+     * to their owners: a queue still fetching could read a reused buffer. */
+    plat_write32(q->pd, IXGBE_TXDCTL(q->n), q->txdctl & ~IXGBE_TXDCTL_ENABLE);
+    uint32_t v = 0;
+    if (!ixgbe_poll_reg(q->pd, IXGBE_TXDCTL(q->n), IXGBE_TXDCTL_ENABLE, 0,
+                        q->opts.enable_timeout_ns, &v))
+        plat_log(q->pd, "ixgbe: TX queue %u still enabled after %llu ns (TXDCTL 0x%08x)",
+                 q->n, (unsigned long long)q->opts.enable_timeout_ns, v);
+    while (q->used) {
+        struct ixgbe_tx_slot *s = &q->slot[q->next_to_clean];
+        if ((s->flags & IXGBE_TX_SLOT_EOP) && done)
+            done(arg, s->cookie);
+        q->next_to_clean = (q->next_to_clean + 1) & (q->count - 1);
+        q->used--;
+    }
+    free_soft(q);
+    q->ring = NULL;
+    q->head_wb = NULL;
+}
