@@ -107,6 +107,8 @@ $(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_
 # The 82599's TX queue: rtl/tx_queue.v with advanced descriptors and a
 # 40-entry cache.
 MOD_VL_tx_queue_adv := --top-module tx_queue -GFMT=1 "-GCACHE=7'd40" rtl/tx_queue.v
+# The 82599's RX queue: rtl/rx_queue.v with advanced one-buffer descriptors.
+MOD_VL_rx_queue_adv := --top-module rx_queue -GFMT=1 "-GCACHE=7'd32" -GRW=11 rtl/rx_queue.v
 $(BUILD)/verilated_mod/%/V%__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --cc -O3 -Irtl -Wall -Wno-fatal --x-assign fast --x-initial fast --noassert \
@@ -138,6 +140,7 @@ sys-tests: $(SYS_TESTS)
 lint:
 	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) $(RTL_SRCS)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_tx_queue_adv)
+	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_rx_queue_adv)
 	@echo "lint: rtl/ is clean under verilator --lint-only -Wall"
 
 # ---- the two set-up commands of the README ---------------------------------

@@ -194,7 +194,7 @@ module e1000_func #(
         .wthresh({1'b0, rx_wthresh}),
         .gran(rx_gran), .rdtr(rdtr), .radv(radv), .fpd(rx_fpd), .tick(tick), .wake(rx_cfg_wr || rx_commit),
         .rdh(rdh), .nodesc(rx_nodesc),
-        .size_rows(rx_rows), .wr_en(rx_wr_en), .wr_data(rx_data), .commit(rx_commit), .abort(rx_abort),
+        .size_rows(rx_rows), .wr_en(rx_wr_en), .wr_data(rx_data), .commit(rx_commit), .frame_abort(rx_abort),
         .commit_len(rx_commit_len), .commit_ce(rx_commit_ce), .room(rx_room),
         .dcpl_valid(cpl_valid && cpl_tag == 5'h11), .dcpl_data(cpl_data),
         .req_valid(rq_req_valid), .req_write(rq_req_write), .req_tag(rq_req_tag), .req_addr(rq_req_addr),

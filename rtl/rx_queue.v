@@ -44,7 +44,8 @@
 //     RXE (bit 29) for a frame stored with a CRC error, then PKT_LEN and a
 //     zero VLAN tag; bytes 0..7 (packet type, RSS) are written as 0: the
 //     model parses no headers.
-// Written back:
+// Written back (the 82599, FMT 1, has no RDTR/RADV: tie them to 0; its
+// flush strobe fpd comes from the interrupt throttle):
 //   WTHRESH = 0: bytes 8..15 of each done descriptor at once, one 8-byte write;
 //   WTHRESH > 0: whole descriptors, two per beat, once WTHRESH are done, or
 //     when a flush is owed (RDTR/RADV expiry, RDTR.FPD, a frame completed with
@@ -103,7 +104,7 @@ module rx_queue #(
     input  wire          wr_en,         // store this beat as the frame's next row
     input  wire [255:0]  wr_data,
     input  wire          commit,        // the frame is complete and kept (with this cycle's beat)
-    input  wire          abort,         // the frame is dropped: forget its rows
+    input  wire          frame_abort,   // the frame is dropped: forget its rows
     input  wire [15:0]   commit_len,    // its length as received, FCS included
     input  wire          commit_ce,     // stored with a CRC error (SBP)
     output wire          room,          // one more row of the current frame fits
@@ -369,7 +370,7 @@ module rx_queue #(
     reg [5:0]    proc_slot;
 
     /* verilator lint_off BLKSEQ */
-    always @(posedge clk) if (rst || awake || ev_in || wr_en || abort) begin
+    always @(posedge clk) if (rst || awake || ev_in || wr_en || frame_abort) begin
         // ---- current state ----
         rel_idx_n = rel_idx; fetch_idx_n = fetch_idx; rel_slot_n = rel_slot;
         n_wb_n = n_wb; n_rdy_n = n_rdy; n_inf_n = n_inf; d_act_n = d_act;
@@ -454,7 +455,12 @@ module rx_queue #(
             wb_n      = (rel_idx >= ring_size || {9'd0, n_wb} <= wb_to_end) ? n_wb : wb_to_end[6:0];
             ev_n     = ev_in;
             f_got    = (dcpl_valid && f_busy) ? ((f_left >= 7'd2) ? 7'd2 : f_left) : 7'd0;
-            flush_ev = timer_expire || fpd || (pkt_done && rdtr == 16'd0);
+            // a frame done asks for its write-back at once with RDTR = 0
+            // (legacy); the 82599 has no RDTR: at once with WTHRESH = 0,
+            // else when WTHRESH are done or the top's flush strobe (fpd:
+            // EITR expiry) comes, as the 82598's write-back rule
+            flush_ev = timer_expire || fpd ||
+                       (pkt_done && (FMT == 0 ? rdtr == 16'd0 : wthresh == 7'd0));
 
             // ---- RDH write: only with the receiver off and nothing on chip or in flight ----
             if (rdh_wr && !en && occ_of(n_wb, d_act, n_rdy, n_inf) == 0 && !f_busy && !s_act && !req_valid && !wvalid && !fr_act) begin
@@ -513,7 +519,9 @@ module rx_queue #(
             if (flush_ev) begin
                 rdtr_run_n = 1'b0;
                 radv_run_n = 1'b0;
-            end else if (pkt_done) begin
+            end else if (pkt_done && rdtr != 16'd0) begin
+                // (RDTR = 0 flushes at once in the legacy format; the 82599
+                // has no RDTR: no packet timer)
                 rdtr_run_n = 1'b1;
                 rdtr_cnt_n = {rdtr, 2'b00};
                 if (!radv_run && radv != 16'd0) begin
@@ -572,7 +580,7 @@ module rx_queue #(
                 in_rows_n = 0;
                 used_n    = used + in_rows + {{RW{1'b0}}, wr_en};
                 fq_wr_n   = fq_wr + 1'b1;
-            end else if (abort) begin
+            end else if (frame_abort) begin
                 wr_ptr_n  = tail;
                 in_rows_n = 0;
             end else if (wr_en) begin
