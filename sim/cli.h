@@ -30,5 +30,6 @@ int cmd_run(const cli *c);
 int cmd_sweep(const cli *c);
 int cmd_bench(const cli *c);
 int cmd_validate(const cli *c);
+int cmd_buscalc(const cli *c);
 
 #endif

@@ -33,6 +33,15 @@ static const char usage[] =
     "      status 1 when a row is off by more than 10% or the mean error exceeds 5%.\n"
     "      Overrides apply to every row (calibration experiments); stderr shows the\n"
     "      command that reproduces each row.\n"
+    "  nicsim buscalc pcie [gen=N] [lanes=N] [mps=N] [mrrs=N] [rcb=N] [ecrc=0|1] [addr64=0|1]\n"
+    "                 [tags=N] [lat_ns=NS] [size=S1,S2,...] [--json FILE]\n"
+    "      Effective DMA write and read bandwidth (payload Gb/s, as pcie-bench's\n"
+    "      pcie_bw.py) of streams of back-to-back transfers of each size, from the\n"
+    "      PCIe link model: the stream alone, and with Ack/UpdateFC DLLPs at the\n"
+    "      busy-link rate both ways as pcie-bench assumes (its figures).\n"
+    "      Defaults: gen=2 lanes=8 mps=256 mrrs=512 rcb=64 ecrc=0 addr64=1 tags=32\n"
+    "      lat_ns=500 size=64,128,256,512,1024,1518.  The JSON is {\"rows\": [...]}\n"
+    "      with the parameters used.\n"
     "  nicsim keys\n"
     "      List every scenario key with its type, default, range and meaning.\n"
     "\n"
@@ -229,6 +238,8 @@ int main(int argc, char **argv)
         rc = 0;
     } else if (!strcmp(c.cmd, "validate")) {
         rc = cmd_validate(&c);
+    } else if (!strcmp(c.cmd, "buscalc")) {
+        rc = cmd_buscalc(&c);
     } else if (!strcmp(c.cmd, "run") || !strcmp(c.cmd, "sweep") || !strcmp(c.cmd, "bench")) {
         if (!c.scenario && !(c.list && !strcmp(c.cmd, "bench"))) {
             fprintf(stderr, "nicsim %s: missing SCENARIO.ini\n", c.cmd);
