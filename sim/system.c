@@ -181,7 +181,9 @@ static int bring_up(sim_port *sp)
         snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d)", p, rc);
         return -1;
     }
-    if (pktgen_init(&sp->pg, &sp->pd, &sp->txq, &sp->po) != 0) {
+    struct pktgen_txops tx;
+    pktgen_bind_e1000(&tx, &sp->txq);
+    if (pktgen_init(&sp->pg, &sp->pd, &tx, &sp->po) != 0) {
         snprintf(sp->err, sizeof sp->err, "port %d: pktgen setup failed", p);
         return -1;
     }

@@ -1,4 +1,5 @@
-/* pktgen over the e1000 TX queue; see pktgen.h. */
+/* pktgen over a bound TX queue (struct pktgen_txops); see pktgen.h.  Only
+ * plat.h and the table's functions are used: no driver core is named here. */
 #include "pktgen.h"
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static void tx_done(void *arg, void *cookie)
     buf_free(pg, cookie);
 }
 
-int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
+int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct pktgen_txops *tx,
                 const struct pktgen_opts *o)
 {
     struct pktgen_opts def;
@@ -101,13 +102,18 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
         o = &def;
     }
     if (!pg)
-        return E1000_ERR_PARAM;
+        return PKTGEN_ERR_PARAM;
     *pg = (struct pktgen){ .state = PKTGEN_DONE };   /* safe to step or fini on failure */
-    if (!d || !q || o->size < PKTGEN_MIN_SIZE || o->size > PKTGEN_MAX_SIZE ||
-        o->size - 4 > q->opts.max_frame_len || o->burst < 1)
-        return E1000_ERR_PARAM;
-    *pg = (struct pktgen){ .pd = d, .q = q, .opts = *o, .len = o->size - 4,
-                           .state = PKTGEN_RUN, .tdt_base = q->stats.tdt_writes };
+    /* A table missing a function or bound before the queue's setup (ring
+     * size 0) is refused here rather than crashing in the first step. */
+    if (!d || !tx || !tx->q || !tx->xmit || !tx->clean || !tx->flush || !tx->free_descs ||
+        !tx->irq_handle || !tx->tdt_writes || tx->ring_size == 0)
+        return PKTGEN_ERR_PARAM;
+    if (o->size < PKTGEN_MIN_SIZE || o->size > PKTGEN_MAX_SIZE ||
+        o->size - 4 > tx->max_frame_len || o->burst < 1)
+        return PKTGEN_ERR_PARAM;
+    *pg = (struct pktgen){ .pd = d, .tx = *tx, .opts = *o, .len = o->size - 4,
+                           .state = PKTGEN_RUN, .tdt_base = tx->tdt_writes(tx->q) };
     pg->c_pkt = plat_cost_id(d, "pktgen_pkt");
     pg->c_poll = plat_cost_id(d, "napi_poll");
     pg->c_alloc = plat_cost_id(d, "skb_alloc");
@@ -120,14 +126,14 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
         pg->clone_buf.va = plat_dma_alloc(d, PKTGEN_BUF_STRIDE, 64, &pg->clone_buf.bus);
         if (!pg->clone_buf.va) {
             pg->state = PKTGEN_DONE;
-            return E1000_ERR_NOMEM;
+            return PKTGEN_ERR_NOMEM;
         }
         plat_mem_copy_to(d, pg->clone_buf.va, pg->frame, pg->len);
         return 0;
     }
     /* A pool as large as the ring can never run dry before the ring is full:
      * every packet in flight holds at least one descriptor. */
-    pg->pool_n = o->pool_size ? o->pool_size : q->count;
+    pg->pool_n = o->pool_size ? o->pool_size : tx->ring_size;
     uint64_t bus;
     uint8_t *mem = plat_dma_alloc(d, (size_t)pg->pool_n * PKTGEN_BUF_STRIDE, 4096, &bus);
     pg->pool = calloc(pg->pool_n, sizeof *pg->pool);
@@ -135,7 +141,7 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, struct e1000_txq *q,
         free(pg->pool);
         pg->pool = NULL;
         pg->state = PKTGEN_DONE;
-        return E1000_ERR_NOMEM;
+        return PKTGEN_ERR_NOMEM;
     }
     /* Build the free list so the first buffers handed out are the lowest. */
     for (uint32_t i = pg->pool_n; i-- > 0;) {
@@ -177,13 +183,19 @@ static struct pktgen_buf *next_buf(struct pktgen *pg)
     return b;
 }
 
+/* Every reclaim path goes through here so each packet reaches tx_done. */
+static unsigned tx_clean(struct pktgen *pg)
+{
+    return pg->tx.clean(pg->tx.q, tx_done, pg);
+}
+
 /* The NAPI poll a TX interrupt schedules (Linux's e1000_clean): rounds
  * repeat while each one reclaims something; pktgen sends nothing meanwhile. */
 static void napi_tx_poll(struct pktgen *pg)
 {
     do
         plat_charge(pg->pd, pg->c_poll);
-    while (e1000_tx_clean(pg->q, tx_done, pg));
+    while (tx_clean(pg));
 }
 
 /* Interrupt wait and reclaim; shared by the full-ring and drain paths. */
@@ -192,12 +204,12 @@ static void wait_and_clean(struct pktgen *pg)
     int irq = plat_irq_wait(pg->pd, pg->opts.irq_wait_ns);
     if (irq) {
         pg->stats.irqs++;
-        e1000_irq_handle(pg->q->dev);
+        pg->tx.irq_handle(pg->tx.q);
     } else {
         pg->stats.irq_timeouts++;
     }
     if (!pg->opts.reclaim_in_poll)
-        e1000_tx_clean(pg->q, tx_done, pg);
+        tx_clean(pg);
     else if (irq)
         napi_tx_poll(pg);
 }
@@ -209,18 +221,18 @@ static void take_pending_irq(struct pktgen *pg)
     if (!plat_irq_wait(pg->pd, 0))
         return;
     pg->stats.irqs++;
-    e1000_irq_handle(pg->q->dev);
+    pg->tx.irq_handle(pg->tx.q);
     napi_tx_poll(pg);
 }
 
 static void ring_full(struct pktgen *pg)
 {
     pg->stats.ring_full++;
-    if (!pg->opts.reclaim_in_poll && e1000_tx_clean(pg->q, tx_done, pg))
+    if (!pg->opts.reclaim_in_poll && tx_clean(pg))
         return;
     /* Nothing done yet: make sure the NIC has everything, then sleep until
      * it reports progress (or the wait times out and the next step polls). */
-    e1000_tx_flush(pg->q);
+    pg->tx.flush(pg->tx.q);
     wait_and_clean(pg);
 }
 
@@ -237,7 +249,7 @@ static void begin_drain(struct pktgen *pg, uint64_t now)
         buf_free(pg, pg->held);
         pg->held = NULL;
     }
-    e1000_tx_flush(pg->q);
+    pg->tx.flush(pg->tx.q);
     pg->state = PKTGEN_DRAIN;
     pg->drain_start_ns = now;
 }
@@ -255,8 +267,8 @@ static void send_burst(struct pktgen *pg)
             ring_full(pg);      /* pool empty: only reclaim can help */
             return;
         }
-        int rc = e1000_xmit(pg->q, b->bus, pg->len, b, more);
-        if (rc == E1000_ERR_BUSY) {
+        int rc = pg->tx.xmit(pg->tx.q, b->bus, pg->len, b, more);
+        if (rc == PKTGEN_ERR_BUSY) {
             if (!o->clone)
                 pg->held = b;
             ring_full(pg);      /* the burst resumes at burst_pos next step */
@@ -278,7 +290,7 @@ static void send_burst(struct pktgen *pg)
 
 static int drain_step(struct pktgen *pg)
 {
-    e1000_tx_clean(pg->q, tx_done, pg);
+    tx_clean(pg);
     if (pg->stats.reclaimed < pg->stats.sent) {
         uint64_t now = plat_now_ns(pg->pd);
         if (now - pg->drain_start_ns < pg->opts.drain_timeout_ns) {
@@ -311,8 +323,8 @@ int pktgen_step(struct pktgen *pg)
         } else {
             if (pg->opts.reclaim_in_poll)
                 take_pending_irq(pg);
-            else if (e1000_tx_free_descs(pg->q) < pg->q->opts.clean_thresh)
-                e1000_tx_clean(pg->q, tx_done, pg);
+            else if (pg->tx.free_descs(pg->tx.q) < pg->tx.clean_thresh)
+                tx_clean(pg);
             send_burst(pg);
         }
     }
@@ -320,7 +332,7 @@ int pktgen_step(struct pktgen *pg)
         more = drain_step(pg);
     else if (pg->state == PKTGEN_DONE)
         more = 0;
-    if (pg->q)
-        pg->stats.tdt_writes = pg->q->stats.tdt_writes - pg->tdt_base;
+    if (pg->tx.q)               /* NULL after a failed init */
+        pg->stats.tdt_writes = pg->tx.tdt_writes(pg->tx.q) - pg->tdt_base;
     return more;
 }
