@@ -1,0 +1,438 @@
+// Register file of one 82599 function (offsets and bits: nic-facts B1; the
+// bring-up they serve: B1a).  Holds the control registers, decodes MMIO and
+// answers reads one cycle after the request.  The interrupt registers live
+// in ixgbe_intr and the counters in the statistics blocks; this file only
+// routes their reads and writes.
+//
+// Queues.  The queue registers exist for queues 0..7 (RX bank 0x1000 +
+// 0x40n, SRRCTL 0x2100 + 4n, DCA_RXCTRL 0x2200 + 4n, TX bank 0x6000 +
+// 0x40n), but descriptor engines exist only for queues 0 .. NQE-1 (ixgbe_func
+// has them for queue 0: NQE = 1).  The ENABLE bit (25) of TXDCTL/RXDCTL of a
+// queue without an engine stays 0 whatever is written, so a driver that
+// enables such a queue and polls ENABLE (B1a steps 11-12) times out with an
+// error instead of believing the queue runs and silently sending or
+// receiving nothing.  Every other bit of those queues reads back as written.
+//
+// Modelled delays (parameters, in 256 ns ticks, counted from the end of a
+// power-on or CTRL.RST reset; all far shorter than real hardware, whose
+// EEPROM auto-read and link training take milliseconds, so that simulations
+// of the bring-up are fast):
+//   ARD_TICKS       EEC.ARD (bit 9) sets            (default 40 = 10.24 us)
+//   DMAIDONE_TICKS  RDRXCTL.DMAIDONE (bit 3) sets   (default 40 = 10.24 us)
+//   LINK_TICKS      LINKS.LINK_UP (bit 30) and speed 29:28 = 11 (10 Gb/s)
+//                   set, while the link strap is up (default 391 = 100.1 us);
+//                   restarted by CTRL.LNK_RST, AUTOC.AN_RESTART and the strap
+//                   coming up; the link drops at once when the strap goes
+//                   down.  Each change of LINK_UP raises EICR.LSC (bit 20).
+// The straps are seen at the function's edges: the simulator keeps them
+// static, so a change reaches the model at the next edge it clocks.
+module ixgbe_regs #(
+    parameter [1:0]  FUNC = 2'd0,
+    parameter [3:0]  NQE = 4'd1,              // queues 0..NQE-1 have engines (ENABLE can be set)
+    parameter [17:0] ARD_TICKS = 18'd40,
+    parameter [17:0] DMAIDONE_TICKS = 18'd40,
+    parameter [17:0] LINK_TICKS = 18'd391
+) (
+    input  wire        clk,
+    input  wire        rst,              // power-on reset
+    output wire        func_rst,         // CTRL.RST in progress (or power-on)
+    // straps
+    input  wire        link_up,          // the port's link partner is there
+    input  wire [47:0] mac_addr,         // as the EEPROM would load it: byte 0 (first on the wire) in 7:0
+    input  wire [17:0] tick,             // 256 ns ticks since the previous edge (saturating)
+    // MMIO
+    input  wire        mmio_valid,
+    input  wire        mmio_write,
+    input  wire [16:2] mmio_addr,        // dword address
+    input  wire [31:0] mmio_wdata,
+    output reg         mmio_rvalid,
+    output reg  [31:0] mmio_rdata,
+    // TX queue 0
+    output wire        tx_en,            // TXDCTL(0).ENABLE && DMATXCTL.TE && !RTTDCS.ARBDIS
+    output wire [63:0] tdba,
+    output wire [15:0] tx_ring_size,     // descriptors (TDLEN / 16)
+    output wire [15:0] tdt,
+    output wire        tdh_wr,
+    input  wire [15:0] tdh,
+    output wire [6:0]  tx_pthresh,
+    output wire [6:0]  tx_hthresh,
+    output wire [6:0]  tx_wthresh,
+    output wire        hwb_en,           // TDWBAL(0).HEAD_WB_ENABLE
+    output wire [63:0] hwb_addr,
+    output reg  [16:0] tx_buf_bytes,     // TXPBSIZE(0), at most the 64 KiB of TX packet memory
+    output wire        tx_pad,           // HLREG0.TXPADEN
+    output wire        tx_crc,           // HLREG0.TXCRCEN
+    // RX queue 0
+    output wire        rx_en,            // RXDCTL(0).ENABLE && RXCTRL.RXEN
+    output wire        rx_sbp,
+    output wire        rx_mpe,
+    output wire        rx_bam,
+    output wire        rx_lpe,           // HLREG0.JUMBOEN
+    output wire        rx_secrc,         // HLREG0.RXCRCSTRP && RDRXCTL.CRCSTRIP
+    output wire        rx_drop_en,       // SRRCTL(0).DROP_EN
+    output reg  [15:0] rx_buf_bytes,     // SRRCTL(0).BSIZEPKT in bytes
+    output wire [63:0] rdba,
+    output wire [15:0] rx_ring_size,
+    output wire [15:0] rdt,
+    output wire        rdh_wr,
+    input  wire [15:0] rdh,
+    output wire [6:0]  rx_pthresh,
+    output wire [6:0]  rx_hthresh,
+    output wire [6:0]  rx_wthresh,
+    output wire        rx_swflsh,        // RXDCTL(0) written with SWFLSH (bit 26): a strobe
+    output reg  [11:0] rx_rows,          // RXPBSIZE(0) in 32-byte rows, at most 64 KiB (see ixgbe_func)
+    output wire        rx_cfg_wr,        // a register the RX path reads is written
+    // interrupt block
+    output reg         lsc_set,          // LINKS.LINK_UP changed
+    output wire        eicr_rd,
+    output wire        eicr_wr,
+    output wire        eics_wr,
+    output wire        eims_wr,
+    output wire        eimc_wr,
+    output wire        eiac_wr,
+    output wire        eitr_wr,
+    input  wire [31:0] eicr,
+    input  wire [31:0] eims,
+    input  wire [31:0] eiac,
+    input  wire [11:3] eitr,
+    // statistics blocks: general counters (indices of the 0x4000 window)
+    // and queue 0's counters
+    output wire        stat_rd,
+    output wire [7:0]  stat_idx,
+    input  wire [31:0] stat_data,
+    output wire        qstat_rd,
+    output wire [2:0]  qstat_idx,
+    output wire [17:0] next_timer,       // ticks to the earliest modelled delay; 18'h3FFFF none
+    output wire        busy
+);
+    // nic-facts B1
+    localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, CTRL_EXT = 17'h00018, EEC = 17'h10010,
+                      EICR = 17'h00800, EICS = 17'h00808, EIAC = 17'h00810, EITR0 = 17'h00820,
+                      EIMS = 17'h00880, EIMC = 17'h00888, EIAM = 17'h00890, GPIE = 17'h00898,
+                      RDRXCTL = 17'h02F00, RXCTRL = 17'h03000, MPC0 = 17'h03FA0, RNBC0 = 17'h03FC0,
+                      HLREG0 = 17'h04240, AUTOC = 17'h042A0, LINKS = 17'h042A4, RTTDCS = 17'h04900,
+                      DMATXCTL = 17'h04A80, FCTRL = 17'h05080, RAL0 = 17'h05400, RAH0 = 17'h05404,
+                      DTXMXSZRQ = 17'h08100;
+    // dword offsets inside a queue's 0x40-byte slot of the RX and TX banks (B1)
+    localparam [3:0]  Q_BAL = 4'h0, Q_BAH = 4'h1, Q_LEN = 4'h2, Q_H = 4'h4, Q_T = 4'h6,
+                      Q_DCTL = 4'hA, Q_PC = 4'hC, Q_BC_L = 4'hD, Q_BC_H = 4'hE,   // RX: QPRC, QBRC_L/H
+                      Q_WBAL = 4'hE, Q_WBAH = 4'hF;                               // TX: TDWBAL/H
+    // statistics window indices ((offset - 0x4000) / 4) of the two counters
+    // the 82599 moved out of it (B1: MPC(n) 0x3FA0, RNBC(n) 0x3FC0); the
+    // shared counter block keeps them at the 8254x places
+    localparam [7:0]  I_MPC = 8'h04, I_RNBC = 8'h28;
+    // CTRL.RST / LNK_RST hold their reset for this many cycles, then clear
+    localparam [4:0]  RST_CYCLES = 5'd16;
+    // modelled reset values (the real ones are not in nic-facts; the
+    // bring-up of B1a writes every one of these before it relies on it):
+    //   HLREG0: TXCRCEN | TXPADEN (FCS and padding on, CRC strip off)
+    //   SRRCTL: BSIZEPKT 2 KB, BSIZEHDR 256 B
+    //   DCA_RXCTRL: bit 12 set (B1: "resets to 1")
+    //   RXPBSIZE(0) 128 KB, TXPBSIZE(0) 40 KB (what B1a steps 9-10 program), the others 0
+    localparam [31:0] HLREG0_RST = 32'h00000401, SRRCTL_RST = 32'h00000402, DCA_RST = 32'h00001000;
+    localparam [9:0]  RXPB0_RST = 10'd128, TXPB0_RST = 10'd40;
+
+    reg [31:0] ctrl, ctrl_ext, rdrxctl, rxctrl, hlreg0, autoc, rttdcs, dmatxctl, fctrl;
+    reg [31:0] ral0, rah0, dtxmxszrq, eiam, gpie;
+    reg [4:0]  rst_cnt, lnk_cnt;
+    reg [17:0] ard_left, dma_left, link_left;
+    reg        link_q;                   // LINKS.LINK_UP
+    // queue registers, queues 0..7
+    reg [31:7] q_rdbal [0:7];
+    reg [31:0] q_rdbah [0:7];
+    reg [19:7] q_rdlen [0:7];
+    reg [15:0] q_rdh   [0:7];            // queues without an engine (queue 0's is the engine's)
+    reg [15:0] q_rdt   [0:7];
+    reg [31:0] q_rxdctl [0:7];
+    reg [31:0] q_srrctl [0:7];
+    reg [31:0] q_dca   [0:7];
+    reg [31:7] q_tdbal [0:7];
+    reg [31:0] q_tdbah [0:7];
+    reg [19:7] q_tdlen [0:7];
+    reg [15:0] q_tdh   [0:7];
+    reg [15:0] q_tdt   [0:7];
+    reg [31:0] q_txdctl [0:7];
+    reg [31:0] q_tdwbal [0:7];
+    reg [31:0] q_tdwbah [0:7];
+    reg [19:10] rxpbsize [0:7];          // size field 19:10 in KB (B1)
+    reg [19:10] txpbsize [0:7];
+
+    wire wr = mmio_valid && mmio_write;
+    wire rd = mmio_valid && !mmio_write;
+    wire [16:0] a = {mmio_addr, 2'b00};
+    // the per-queue banks: block, queue and register within the slot
+    wire        rxq_blk  = a[16:9] == 8'h08;      // 0x1000 .. 0x11FF
+    wire        txq_blk  = a[16:9] == 8'h30;      // 0x6000 .. 0x61FF
+    wire [2:0]  qn       = a[8:6];
+    wire [3:0]  qr       = a[5:2];
+    wire        srr_blk  = a[16:5] == 12'h108;    // SRRCTL(0..7)     0x2100 ..
+    wire        dca_blk  = a[16:5] == 12'h110;    // DCA_RXCTRL(0..7) 0x2200 ..
+    wire        rxpb_blk = a[16:5] == 12'h1E0;    // RXPBSIZE(0..7)   0x3C00 ..
+    wire        txpb_blk = a[16:5] == 12'h660;    // TXPBSIZE(0..7)   0xCC00 ..
+    wire [2:0]  pn       = a[4:2];
+    wire        stat_win = a[16:8] == 9'h040;     // 0x4000 .. 0x40FF
+    // ENABLE (bit 25) is writable only on queues with an engine
+    wire [31:0] en_mask  = ({1'b0, qn} < NQE) ? 32'hFFFFFFFF : ~32'h02000000;
+
+    assign func_rst = rst || rst_cnt != 0;
+
+    // ---- queue 0 to the engines ----
+    wire [19:7] tdlen0  = q_tdlen[0];
+    wire [19:7] rdlen0  = q_rdlen[0];
+    assign tx_en        = q_txdctl[0][25] && dmatxctl[0] && !rttdcs[6];
+    assign tdba         = {q_tdbah[0], q_tdbal[0], 7'd0};
+    assign tx_ring_size = {tdlen0, 3'b000};        // TDLEN / 16 (LEN is bits 19:7, 128-byte units)
+    assign tdt          = q_tdt[0];
+    assign tdh_wr       = wr && a == 17'h06010;    // TDH(0)
+    assign tx_pthresh   = q_txdctl[0][6:0];
+    assign tx_hthresh   = q_txdctl[0][14:8];
+    assign tx_wthresh   = q_txdctl[0][22:16];
+    assign hwb_en       = q_tdwbal[0][0];
+    assign hwb_addr     = {q_tdwbah[0], q_tdwbal[0][31:2], 2'b00};
+    assign tx_pad       = hlreg0[10];
+    assign tx_crc       = hlreg0[0];
+
+    assign rx_en        = q_rxdctl[0][25] && rxctrl[0];
+    assign rx_sbp       = fctrl[1];
+    assign rx_mpe       = fctrl[8];
+    assign rx_bam       = fctrl[10];
+    assign rx_lpe       = hlreg0[2];
+    // the MAC strips (HLREG0) and the DMA knows it did (RDRXCTL); B1a sets
+    // both, and the model strips only when both say so
+    assign rx_secrc     = hlreg0[1] && rdrxctl[1];
+    assign rx_drop_en   = q_srrctl[0][28];
+    assign rdba         = {q_rdbah[0], q_rdbal[0], 7'd0};
+    assign rx_ring_size = {rdlen0, 3'b000};
+    assign rdt          = q_rdt[0];
+    assign rdh_wr       = wr && a == 17'h01010;    // RDH(0)
+    // RXDCTL thresholds at the TXDCTL places (the 82598 layout of B3: Linux's
+    // 0x080420 is PTHRESH 32, HTHRESH 4, WTHRESH 8)
+    assign rx_pthresh   = q_rxdctl[0][6:0];
+    assign rx_hthresh   = q_rxdctl[0][14:8];
+    assign rx_wthresh   = q_rxdctl[0][22:16];
+    assign rx_swflsh    = wr && a == 17'h01028 && mmio_wdata[26];
+    assign rx_cfg_wr    = wr && ((rxq_blk && qn == 3'd0) || (srr_blk && pn == 3'd0) || (rxpb_blk && pn == 3'd0) ||
+                                 a == RXCTRL || a == RDRXCTL || a == HLREG0 || a == FCTRL);
+
+    // ---- interrupt registers ----
+    assign eicr_rd = rd && a == EICR;
+    assign eicr_wr = wr && a == EICR;
+    assign eics_wr = wr && a == EICS;
+    assign eims_wr = wr && a == EIMS;
+    assign eimc_wr = wr && a == EIMC;
+    assign eiac_wr = wr && a == EIAC;
+    assign eitr_wr = wr && a == EITR0;
+
+    // ---- statistics ----
+    // the 0x4000 window but for the two moved counters, and their new places
+    assign stat_rd   = rd && ((stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC) || a == MPC0 || a == RNBC0);
+    assign stat_idx  = (a == MPC0) ? I_MPC : (a == RNBC0) ? I_RNBC : a[9:2];
+    // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC, QBTC_L (TX bank)
+    assign qstat_rd  = rd && qn == 3'd0 && ((rxq_blk && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
+                                            (txq_blk && (qr == Q_PC || qr == Q_BC_L)));
+    assign qstat_idx = txq_blk ? ((qr == Q_PC) ? 3'd3 : 3'd4) :
+                       (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
+
+    // ---- modelled delays ----
+    function [17:0] sub_tick(input [17:0] left);
+        sub_tick = (left > tick) ? left - tick : 18'd0;
+    endfunction
+    wire        ctrl_wr     = wr && a == CTRL;
+    wire        link_restart = (ctrl_wr && mmio_wdata[3]) || lnk_cnt != 0 || (wr && a == AUTOC && mmio_wdata[12]);
+    wire [17:0] link_left_n = (!link_up || link_restart) ? LINK_TICKS : sub_tick(link_left);
+    wire        link_now_n  = link_up && link_left_n == 18'd0;
+    wire [17:0] t_ard  = (ard_left != 0) ? ard_left : 18'h3FFFF;
+    wire [17:0] t_dma  = (dma_left != 0) ? dma_left : 18'h3FFFF;
+    wire [17:0] t_link = (link_up && link_left != 0) ? link_left : 18'h3FFFF;
+    wire [17:0] t_ed   = (t_ard < t_dma) ? t_ard : t_dma;
+    assign next_timer  = (t_ed < t_link) ? t_ed : t_link;
+    // LNK_RST counting down, and the registered LSC pulse the interrupt
+    // block takes at the next edge (CTRL.RST itself: see ixgbe_func)
+    assign busy = lnk_cnt != 0 || lsc_set;
+
+    wire [31:0] status = {12'd0, !ctrl[2] /* GIO master enable: not GIO_DIS */, 15'd0, FUNC /* LAN_ID */, 2'b00};
+    wire [31:0] links  = {1'b0, link_q, link_q ? 2'b11 : 2'b00, 28'd0};
+    wire [31:0] eec    = {22'd0, ard_left == 0, 1'b1 /* PRES */, 8'd0};
+
+    // KB of a packet-buffer size register, capped at the memory the model has
+    function [6:0] kb_cap(input [9:0] kb);
+        kb_cap = (kb > 10'd64) ? 7'd64 : kb[6:0];
+    endfunction
+    // SRRCTL.BSIZEPKT (1 KB units): 0 taken as 2 KB, above 16 KB as 16 KB
+    // (the rx_queue engine takes buffers of 256 .. 16384 bytes)
+    function [15:0] bsize(input [6:0] v);
+        bsize = (v == 7'd0) ? 16'd2048 : (v > 7'd16) ? 16'd16384 : {1'b0, v[4:0], 10'd0};
+    endfunction
+
+    integer i;
+    // Block-start copies of registers the block below reads (blocking
+    // temporaries holding the values before the edge, as the registers
+    // themselves would): reading a register inside a block that assigns it
+    // in several places makes Verilator keep a shadow copy of it, copied at
+    // every edge.  Behaviour is unchanged.
+    reg [4:0] rst_cnt_c, lnk_cnt_c;
+    /* verilator lint_off BLKSEQ */
+    always @(posedge clk) begin
+        rst_cnt_c = rst_cnt; lnk_cnt_c = lnk_cnt;
+        mmio_rvalid <= rd;
+        if (rst) begin
+            rst_cnt <= 0;
+        end else if (ctrl_wr && mmio_wdata[26]) begin
+            rst_cnt <= RST_CYCLES;
+        end else if (rst_cnt_c != 0) begin
+            rst_cnt <= rst_cnt_c - 5'd1;
+        end
+        if (func_rst) begin
+            lnk_cnt <= 0;
+            ard_left <= ARD_TICKS; dma_left <= DMAIDONE_TICKS; link_left <= LINK_TICKS;
+            link_q <= 1'b0; lsc_set <= 1'b0;
+        end else begin
+            lnk_cnt <= (ctrl_wr && mmio_wdata[3]) ? RST_CYCLES : (lnk_cnt_c != 0) ? lnk_cnt_c - 5'd1 : 5'd0;
+            ard_left <= sub_tick(ard_left);
+            dma_left <= sub_tick(dma_left);
+            link_left <= link_left_n;
+            link_q <= link_now_n;
+            lsc_set <= link_now_n != link_q;
+        end
+
+        if (func_rst) begin
+            ctrl <= 0; ctrl_ext <= 0; rdrxctl <= 0; rxctrl <= 0; hlreg0 <= HLREG0_RST; autoc <= 0;
+            rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam <= 0; gpie <= 0;
+            // receive address 0 as the EEPROM auto-read loads it: RAL bytes
+            // 0-3, RAH bytes 4-5 and AV (bit 31)
+            ral0 <= mac_addr[31:0];
+            rah0 <= {1'b1, 15'd0, mac_addr[47:32]};
+            rx_buf_bytes <= 16'd2048;
+            rx_rows <= {kb_cap(RXPB0_RST), 5'd0};
+            tx_buf_bytes <= {kb_cap(TXPB0_RST), 10'd0};
+            for (i = 0; i < 8; i = i + 1) begin
+                q_rdbal[i] <= 0; q_rdbah[i] <= 0; q_rdlen[i] <= 0; q_rdh[i] <= 0; q_rdt[i] <= 0;
+                q_rxdctl[i] <= 0; q_srrctl[i] <= SRRCTL_RST; q_dca[i] <= DCA_RST;
+                q_tdbal[i] <= 0; q_tdbah[i] <= 0; q_tdlen[i] <= 0; q_tdh[i] <= 0; q_tdt[i] <= 0;
+                q_txdctl[i] <= 0; q_tdwbal[i] <= 0; q_tdwbah[i] <= 0;
+                rxpbsize[i] <= (i == 0) ? RXPB0_RST : 10'd0;
+                txpbsize[i] <= (i == 0) ? TXPB0_RST : 10'd0;
+            end
+        end else if (wr) begin
+            if (rxq_blk) begin
+                case (qr)
+                    Q_BAL:  q_rdbal[qn] <= mmio_wdata[31:7];      // 128-byte aligned ring
+                    Q_BAH:  q_rdbah[qn] <= mmio_wdata;
+                    Q_LEN:  q_rdlen[qn] <= mmio_wdata[19:7];      // bits 6:0 ignored
+                    Q_H:    q_rdh[qn] <= mmio_wdata[15:0];        // queue 0: the engine takes it (rdh_wr)
+                    Q_T:    q_rdt[qn] <= mmio_wdata[15:0];
+                    // SWFLSH (26) is a strobe and reads 0
+                    Q_DCTL: q_rxdctl[qn] <= mmio_wdata & 32'h427F7F7F & en_mask;
+                    default: ;
+                endcase
+            end else if (txq_blk) begin
+                case (qr)
+                    Q_BAL:  q_tdbal[qn] <= mmio_wdata[31:7];
+                    Q_BAH:  q_tdbah[qn] <= mmio_wdata;
+                    Q_LEN:  q_tdlen[qn] <= mmio_wdata[19:7];
+                    Q_H:    q_tdh[qn] <= mmio_wdata[15:0];
+                    Q_T:    q_tdt[qn] <= mmio_wdata[15:0];
+                    Q_DCTL: q_txdctl[qn] <= mmio_wdata & 32'h027F7F7F & en_mask;
+                    Q_WBAL: q_tdwbal[qn] <= mmio_wdata;
+                    Q_WBAH: q_tdwbah[qn] <= mmio_wdata;
+                    default: ;
+                endcase
+            end else if (srr_blk) begin
+                q_srrctl[pn] <= mmio_wdata & 32'h1FC03F7F;       // BSIZEPKT, BSIZEHDR, RDMTS, DESCTYPE, DROP_EN
+                if (pn == 3'd0) rx_buf_bytes <= bsize(mmio_wdata[6:0]);
+            end else if (dca_blk) begin
+                q_dca[pn] <= mmio_wdata;
+            end else if (rxpb_blk) begin
+                rxpbsize[pn] <= mmio_wdata[19:10];
+                if (pn == 3'd0) rx_rows <= {kb_cap(mmio_wdata[19:10]), 5'd0};
+            end else if (txpb_blk) begin
+                txpbsize[pn] <= mmio_wdata[19:10];
+                if (pn == 3'd0) tx_buf_bytes <= {kb_cap(mmio_wdata[19:10]), 10'd0};
+            end else begin
+                case (a)
+                    CTRL:      ctrl <= mmio_wdata & ~32'h04000008;   // RST and LNK_RST self-clear
+                    CTRL_EXT:  ctrl_ext <= mmio_wdata;
+                    RDRXCTL:   rdrxctl <= mmio_wdata & ~32'h00000008; // DMAIDONE is status
+                    RXCTRL:    rxctrl <= mmio_wdata;
+                    HLREG0:    hlreg0 <= mmio_wdata;
+                    AUTOC:     autoc <= mmio_wdata & ~32'h00001000;  // AN_RESTART is a strobe
+                    RTTDCS:    rttdcs <= mmio_wdata;
+                    DMATXCTL:  dmatxctl <= mmio_wdata;
+                    FCTRL:     fctrl <= mmio_wdata;
+                    RAL0:      ral0 <= mmio_wdata;
+                    RAH0:      rah0 <= mmio_wdata;
+                    DTXMXSZRQ: dtxmxszrq <= mmio_wdata;
+                    EIAM:      eiam <= mmio_wdata;
+                    GPIE:      gpie <= mmio_wdata;
+                    default: ;
+                endcase
+            end
+        end
+
+        // reads are answered even while CTRL.RST is in progress (RST reads back set)
+        if (rst) begin
+            mmio_rdata <= 0;
+        end else if (rd) begin
+            if (rxq_blk) begin
+                case (qr)
+                    Q_BAL:   mmio_rdata <= {q_rdbal[qn], 7'd0};
+                    Q_BAH:   mmio_rdata <= q_rdbah[qn];
+                    Q_LEN:   mmio_rdata <= {12'd0, q_rdlen[qn], 7'd0};
+                    Q_H:     mmio_rdata <= {16'd0, (qn == 3'd0) ? rdh : q_rdh[qn]};
+                    Q_T:     mmio_rdata <= {16'd0, q_rdt[qn]};
+                    Q_DCTL:  mmio_rdata <= q_rxdctl[qn];
+                    default: mmio_rdata <= 32'd0;                 // QPRC/QBRC: ixgbe_qstats answers
+                endcase
+            end else if (txq_blk) begin
+                case (qr)
+                    Q_BAL:   mmio_rdata <= {q_tdbal[qn], 7'd0};
+                    Q_BAH:   mmio_rdata <= q_tdbah[qn];
+                    Q_LEN:   mmio_rdata <= {12'd0, q_tdlen[qn], 7'd0};
+                    Q_H:     mmio_rdata <= {16'd0, (qn == 3'd0) ? tdh : q_tdh[qn]};
+                    Q_T:     mmio_rdata <= {16'd0, q_tdt[qn]};
+                    Q_DCTL:  mmio_rdata <= q_txdctl[qn];
+                    Q_WBAL:  mmio_rdata <= q_tdwbal[qn];
+                    Q_WBAH:  mmio_rdata <= q_tdwbah[qn];
+                    default: mmio_rdata <= 32'd0;                 // QPTC/QBTC: ixgbe_qstats answers
+                endcase
+            end else if (srr_blk) begin
+                mmio_rdata <= q_srrctl[pn];
+            end else if (dca_blk) begin
+                mmio_rdata <= q_dca[pn];
+            end else if (rxpb_blk) begin
+                mmio_rdata <= {12'd0, rxpbsize[pn], 10'd0};
+            end else if (txpb_blk) begin
+                mmio_rdata <= {12'd0, txpbsize[pn], 10'd0};
+            end else begin
+                case (a)
+                    CTRL:      mmio_rdata <= ctrl | (rst_cnt_c != 0 ? 32'h04000000 : 32'd0)
+                                                  | (lnk_cnt_c != 0 ? 32'h00000008 : 32'd0);
+                    STATUS:    mmio_rdata <= status;
+                    CTRL_EXT:  mmio_rdata <= ctrl_ext;
+                    EEC:       mmio_rdata <= eec;
+                    EICR:      mmio_rdata <= eicr;
+                    EIAC:      mmio_rdata <= eiac;
+                    EITR0:     mmio_rdata <= {20'd0, eitr, 3'd0};
+                    EIMS:      mmio_rdata <= eims;
+                    EIAM:      mmio_rdata <= eiam;
+                    GPIE:      mmio_rdata <= gpie;
+                    RDRXCTL:   mmio_rdata <= rdrxctl | (dma_left == 0 ? 32'h00000008 : 32'd0);
+                    RXCTRL:    mmio_rdata <= rxctrl;
+                    HLREG0:    mmio_rdata <= hlreg0;
+                    AUTOC:     mmio_rdata <= autoc;
+                    LINKS:     mmio_rdata <= links;
+                    RTTDCS:    mmio_rdata <= rttdcs;
+                    DMATXCTL:  mmio_rdata <= dmatxctl;
+                    FCTRL:     mmio_rdata <= fctrl;
+                    RAL0:      mmio_rdata <= ral0;
+                    RAH0:      mmio_rdata <= rah0;
+                    DTXMXSZRQ: mmio_rdata <= dtxmxszrq;
+                    // the TX counters answer through here; the RX and
+                    // queue counters register their own answers
+                    default:   mmio_rdata <= stat_win ? stat_data : 32'd0;
+                endcase
+            end
+        end
+    end
+    /* verilator lint_on BLKSEQ */
+endmodule

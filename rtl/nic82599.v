@@ -1,0 +1,180 @@
+// Intel 82599 (dual-port 10 GbE, ixgbe) transmit and receive paths: two
+// functions (the two ports) behind one bus interface, with the interface
+// contract of nic82546 so that the simulator's adapter drives either top:
+// the same MMIO port, DMA request/write/completion ports, MAC streams with
+// 32-byte beats, per-function irq, func_idle, idle, func_tick /
+// func_next_timer and gated func_clk (see the header of rtl/nic82546.v for
+// the contract itself).  Only the straps differ: the 82599 reports no PCI-X
+// bus in STATUS; each port has a link strap (LINKS.LINK_UP comes up a
+// modelled delay after reset while it is up) and a MAC-address strap that
+// RAL(0)/RAH(0) load at every reset, as the EEPROM auto-read would
+// (nic-facts B1, B1a step 4).  mac_addr holds port p's address in
+// [48p +: 48], its first byte (first on the wire) in the low 8 bits.
+//
+// The PCIe bus of the real part (nic-facts D) is timed by the simulator's
+// bus model like PCI-X is for the 82546; the RTL sees only requests and
+// beats.  Each function is an ixgbe_func (queue 0's engines, registers,
+// MACs, interrupts, statistics); this level holds the input flops of the
+// bus interface and of the MAC receive streams, and the round-robin DMA
+// arbiter between the functions (one write's data at a time), unchanged
+// from nic82546.
+module nic82599 (
+    input  wire         clk,
+    input  wire [1:0]   func_clk,
+    input  wire         rst_n,
+    // straps: per port, the link partner is there, and the MAC address the
+    // EEPROM would load into RAL(0)/RAH(0)
+    input  wire [1:0]   link_up,
+    input  wire [95:0]  mac_addr,
+    input  wire [35:0]  func_tick,      // per function (18 bits each): 256 ns ticks since its previous edge, saturating at 18'h3FFFF
+    // MMIO
+    input  wire         mmio_valid,
+    input  wire         mmio_write,
+    input  wire         mmio_func,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [16:0]  mmio_addr,      // byte offset in BAR0; registers are dwords
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [31:0]  mmio_wdata,
+    output wire         mmio_rvalid,
+    output wire [31:0]  mmio_rdata,
+    // DMA requests
+    output wire         dma_req_valid,
+    output wire         dma_req_write,
+    output wire         dma_req_func,
+    output wire [4:0]   dma_req_tag,
+    output wire [63:0]  dma_req_addr,
+    output wire [15:0]  dma_req_len,
+    output wire         dma_wvalid,
+    output wire [255:0] dma_wdata,
+    // read completions
+    input  wire         dma_cvalid,
+    input  wire         dma_cfunc,
+    input  wire [4:0]   dma_ctag,
+    input  wire [255:0] dma_cdata,
+    // MAC streams, port p in bits [p]; ready: the link can take a frame
+    input  wire [1:0]   mac_tx_ready,
+    output wire [1:0]   mac_tx_valid,
+    output wire [511:0] mac_tx_data,
+    output wire [11:0]  mac_tx_nbytes,
+    output wire [1:0]   mac_tx_last,
+    output wire [1:0]   mac_tx_fcs,
+    output wire [21:0]  mac_tx_ipg,
+    input  wire [1:0]   mac_rx_valid,
+    input  wire [511:0] mac_rx_data,    // 32 bytes per port, byte 0 in bits 7:0
+    input  wire [11:0]  mac_rx_nbytes,  // 6 bits per port: bytes in the beat, 1..32
+    input  wire [1:0]   mac_rx_last,
+    input  wire [1:0]   mac_rx_crc_ok,  // with last: the frame's FCS is right
+    output wire [1:0]   irq,
+    output wire [35:0]  func_next_timer, // per function (18 bits each): ticks to its next timer, 18'h3FFFF none
+    output wire [1:0]   func_idle,
+    output wire         idle             // the shared interface has nothing in flight
+);
+    wire rst = !rst_n;
+
+    // ---- input flops of the bus interface ----
+    reg         mmio_valid_q, mmio_write_q, mmio_func_q;
+    reg [16:2]  mmio_addr_q;
+    reg [31:0]  mmio_wdata_q;
+    reg         cvalid_q, cfunc_q;
+    reg [4:0]   ctag_q;
+    reg [255:0] cdata_q;
+    always @(posedge clk) begin
+        mmio_valid_q <= rst_n && mmio_valid;
+        mmio_write_q <= mmio_write;
+        mmio_func_q  <= mmio_func;
+        mmio_addr_q  <= mmio_addr[16:2];
+        mmio_wdata_q <= mmio_wdata;
+        cvalid_q     <= rst_n && dma_cvalid;
+        cfunc_q      <= dma_cfunc;
+        ctag_q       <= dma_ctag;
+        cdata_q      <= dma_cdata;
+    end
+    reg [1:0]   rxv_q, rxl_q, rxc_q;
+    reg [11:0]  rxn_q;
+    reg [511:0] rxd_q;
+    always @(posedge clk) begin
+        rxv_q <= rst_n ? mac_rx_valid : 2'b00;
+        // the other fields only with a beat: an idle link costs no copy
+        if (mac_rx_valid[0]) begin
+            rxd_q[255:0] <= mac_rx_data[255:0];
+            rxn_q[5:0]   <= mac_rx_nbytes[5:0];
+            rxl_q[0]     <= mac_rx_last[0];
+            rxc_q[0]     <= mac_rx_crc_ok[0];
+        end
+        if (mac_rx_valid[1]) begin
+            rxd_q[511:256] <= mac_rx_data[511:256];
+            rxn_q[11:6]    <= mac_rx_nbytes[11:6];
+            rxl_q[1]       <= mac_rx_last[1];
+            rxc_q[1]       <= mac_rx_crc_ok[1];
+        end
+    end
+
+    wire [1:0]  req_valid, req_write, req_ready, wvalid, wlast, m_rvalid, busy;
+    wire [4:0]  req_tag [0:1];
+    wire [63:0] req_addr [0:1];
+    wire [15:0] req_len [0:1];
+    wire [255:0] wdata [0:1];
+    wire [31:0] m_rdata [0:1];
+
+    genvar f;
+    generate for (f = 0; f < 2; f = f + 1) begin : g_func
+        ixgbe_func #(.FUNC(f[1:0])) fn (
+            .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .mac_addr(mac_addr[48*f +: 48]),
+            .tick(func_tick[18*f +: 18]),
+            .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
+            .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
+            .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[f]),
+            .req_valid(req_valid[f]), .req_write(req_write[f]), .req_tag(req_tag[f]),
+            .req_addr(req_addr[f]), .req_len(req_len[f]), .req_ready(req_ready[f]),
+            .wvalid(wvalid[f]), .wdata(wdata[f]), .wlast(wlast[f]),
+            .cpl_valid(cvalid_q && cfunc_q == f[0]), .cpl_tag(ctag_q), .cpl_data(cdata_q),
+            .tx_ready(mac_tx_ready[f]), .tx_valid(mac_tx_valid[f]), .tx_data(mac_tx_data[256*f +: 256]),
+            .tx_nbytes(mac_tx_nbytes[6*f +: 6]), .tx_last(mac_tx_last[f]), .tx_fcs(mac_tx_fcs[f]),
+            .tx_ipg(mac_tx_ipg[11*f +: 11]),
+            .rx_valid(rxv_q[f]), .rx_data(rxd_q[256*f +: 256]), .rx_nbytes(rxn_q[6*f +: 6]),
+            .rx_last(rxl_q[f]), .rx_crc_ok(rxc_q[f]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
+    end endgenerate
+
+    // ---- DMA arbitration: round robin; one write's data at a time ----
+    // The functions register their requests, data and read answers; this
+    // level only selects among them (no second register stage), so an output
+    // is valid right after the edge at which a function produced it.
+    reg       rr;                 // function with priority this cycle
+    reg       wlock;              // a write's data beats are being forwarded
+    reg       wlock_f;
+    wire      ok0 = req_valid[0] && !(req_write[0] && wlock);
+    wire      ok1 = req_valid[1] && !(req_write[1] && wlock);
+    wire      pick1 = ok1 && (!ok0 || rr);
+    wire      grant = ok0 || ok1;
+    assign req_ready = {grant && pick1, grant && !pick1};
+
+    assign dma_req_valid = grant;
+    assign dma_req_write = req_write[pick1];
+    assign dma_req_func  = pick1;
+    assign dma_req_tag   = req_tag[pick1];
+    assign dma_req_addr  = req_addr[pick1];
+    assign dma_req_len   = req_len[pick1];
+    assign dma_wvalid    = wlock && wvalid[wlock_f];
+    assign dma_wdata     = wdata[wlock_f];
+    assign mmio_rvalid   = m_rvalid[0] || m_rvalid[1];
+    assign mmio_rdata    = m_rvalid[1] ? m_rdata[1] : m_rdata[0];
+
+    always @(posedge clk) begin
+        if (rst) begin
+            rr <= 0; wlock <= 0; wlock_f <= 0;
+        end else begin
+            if (grant) begin
+                rr <= !pick1;
+                if (req_write[pick1]) begin
+                    wlock <= 1'b1;
+                    wlock_f <= pick1;
+                end
+            end
+            if (dma_wvalid && wlast[wlock_f])
+                wlock <= 1'b0;
+        end
+    end
+
+    assign func_idle = ~busy;
+    assign idle = !wlock;
+endmodule
