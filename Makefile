@@ -43,7 +43,12 @@ VL_FLAGS := --cc -O3 -Irtl --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign f
             --noassert -Mdir $(VL_DIR) --prefix Vnic82546
 VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) -g
 VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
-RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_RUNTIME)
+# The 82599 personality: a second Verilated top with the same interface.
+RTL_TOP_82599 := nic82599
+VL_DIR_82599 := $(BUILD)/verilated82599
+VL_FLAGS_82599 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -Wall -Wno-fatal --x-assign fast --x-initial fast \
+            --noassert -Mdir $(VL_DIR_82599) --prefix Vnic82599
+RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a $(VL_RUNTIME)
 # Everything in one archive: each binary pulls only the objects it needs, so a
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
@@ -76,9 +81,15 @@ $(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
 	  OPT_FAST="-O3 -fno-stack-protector" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
 
-$(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a
+$(VL_DIR_82599)/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(VL_DIR_82599)
+	$(VERILATOR) $(VL_FLAGS_82599) $(RTL_SRCS)
+	$(MAKE) -s -C $(VL_DIR_82599) -f Vnic82599.mk Vnic82599__ALL.a \
+	  OPT_FAST="-O3 -fno-stack-protector" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
+
+$(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
+	$(CXX) $(VL_CXXFLAGS) -I$(VL_DIR_82599) -c $< -o $@
 
 $(NICSIM_LIB): $(LIB_OBJS)
 	rm -f $@
@@ -109,6 +120,10 @@ $(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_
 MOD_VL_tx_queue_adv := --top-module tx_queue -GFMT=1 "-GCACHE=7'd40" rtl/tx_queue.v
 # The 82599's RX queue: rtl/rx_queue.v with advanced one-buffer descriptors.
 MOD_VL_rx_queue_adv := --top-module rx_queue -GFMT=1 "-GCACHE=7'd32" -GRW=11 rtl/rx_queue.v
+# The 82599 personality: two ixgbe functions behind the nic82546 interface.
+MOD_VL_nic82599 := --top-module nic82599 rtl/nic82599.v rtl/ixgbe_func.v rtl/ixgbe_regs.v rtl/ixgbe_intr.v \
+                   rtl/ixgbe_qstats.v rtl/tx_queue.v rtl/rx_queue.v rtl/tx_pkt_buffer.v rtl/mac_tx.v rtl/mac_rx.v \
+                   rtl/e1000_rx_stats.v rtl/e1000_tx_stats.v
 $(BUILD)/verilated_mod/%/V%__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --cc -O3 -Irtl -Wall -Wno-fatal --x-assign fast --x-initial fast --noassert \
@@ -141,6 +156,7 @@ lint:
 	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) $(RTL_SRCS)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_tx_queue_adv)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_rx_queue_adv)
+	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_nic82599)
 	@echo "lint: rtl/ is clean under verilator --lint-only -Wall"
 
 # ---- the two set-up commands of the README ---------------------------------

@@ -174,6 +174,11 @@ static void router_cpu(void *arg)
 int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
 {
     const scenario *sc = sys->sc;
+    if (strcmp(scenario_str(sc, "nic", "model"), "82546") != 0) {
+        snprintf(err, errlen, "system.app = router runs on nic.model = 82546 only (the router "
+                 "uses the e1000 core)");
+        return -1;
+    }
     int ncpu = (int)scenario_uint(sc, "router", "cpus");
     int npairs = sys->ncards;            /* eth0 -> eth1, eth2 -> eth3 */
     if (ncpu > npairs)

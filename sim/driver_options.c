@@ -34,3 +34,16 @@ void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)
     o->radv = (uint16_t)scenario_uint(sc, "driver", "radv");
     o->rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
 }
+
+void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct ixgbe_tx_opts *t)
+{
+    ixgbe_dev_default_opts(d);
+    ixgbe_tx_default_opts(t);
+    t->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
+    t->prefetch = (uint8_t)scenario_bool(sc, "driver", "tx_prefetch");
+    t->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+    t->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    t->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
+    t->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
+    t->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+}

@@ -145,13 +145,15 @@ scenario *cli_load(const char *path, int n, char **ov, char *err, size_t errlen)
     return sc;
 }
 
-/* Build and run one scenario; on success *sys holds the results (free with system_free). */
+/* Build and run one scenario; on success *sys holds the results (free with
+ * system_free).  -2: the scenario cannot be built (a combination of settings
+ * the simulator refuses: a usage error), -1: the run failed. */
 int cli_simulate(nicsim_system *sys, const scenario *sc, char *err, size_t n)
 {
     if (system_build(sys, sc, err, n) != 0) {
         char e2[256];
         system_free(sys, e2, sizeof e2);
-        return -1;
+        return -2;
     }
     if (system_run(sys, err, n) != 0) {
         char e2[256];
@@ -192,10 +194,11 @@ int cmd_run(const cli *c)
         return EXIT_USAGE;
     }
     nicsim_system sys;
-    if (cli_simulate(&sys, sc, err, sizeof err) != 0) {
+    int sim_rc = cli_simulate(&sys, sc, err, sizeof err);
+    if (sim_rc != 0) {
         fprintf(stderr, "nicsim: %s\n", err);
         scenario_free(sc);
-        return EXIT_RUN_FAILED;
+        return sim_rc == -2 ? EXIT_USAGE : EXIT_RUN_FAILED;
     }
     report_print(stdout, &sys, c->scenario);
     int rc = 0;

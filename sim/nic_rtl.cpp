@@ -1,13 +1,17 @@
-// The thin C++ layer around the Verilated 82546 model: C ABI in sim/nic_rtl.h.
+// The thin C++ layer around the Verilated NIC models (82546 and 82599, which
+// share one interface): C ABI in sim/nic_rtl.h.  The per-cycle code is a
+// template over the model's class, so each model's calls are direct.
 #include "nic_rtl.h"
 #include "Vnic82546.h"
+#include "Vnic82599.h"
 #include "verilated.h"
 #include <cstring>
 #include <new>
 
 struct nic_rtl {
     VerilatedContext ctx;
-    Vnic82546 *top;
+    Vnic82546 *t46;             // exactly one of the two
+    Vnic82599 *t99;
     uint64_t cycles;
 };
 
@@ -15,7 +19,8 @@ struct nic_rtl {
 double sc_time_stamp() { return 0; }
 
 // inlined into the per-cycle call (GCC would otherwise leave it out of line)
-[[gnu::always_inline]] static inline void read_outputs(const Vnic82546 *t, nic_rtl_out *o)
+template <class T>
+[[gnu::always_inline]] static inline void read_outputs(const T *t, nic_rtl_out *o)
 {
     o->mmio_rvalid = t->mmio_rvalid;
     o->mmio_rdata = t->mmio_rdata;
@@ -46,48 +51,21 @@ double sc_time_stamp() { return 0; }
     o->idle = t->idle;
 }
 
-extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
+template <class T>
+static void edge(nic_rtl *n, T *t, uint8_t func_en)
 {
-    nic_rtl *n = new (std::nothrow) nic_rtl;
-    if (!n)
-        return nullptr;
-    n->top = new Vnic82546(&n->ctx);
-    n->cycles = 0;
-    Vnic82546 *t = n->top;
-    t->link_up = s->link_up & 3;
-    t->pcix_mode = s->pcix_mode & 1;
-    t->pcix_speed = s->pcix_speed & 3;
-    t->bus64 = s->bus64 & 1;
-    t->pci66 = s->pci66 & 1;
-    t->clk = 0;
-    t->rst_n = 0;
+    t->clk = 1;
+    t->func_clk = func_en & 3;
     t->eval();
-    return n;
-}
-
-extern "C" void nic_rtl_free(nic_rtl *n)
-{
-    if (!n)
-        return;
-    n->top->final();
-    delete n->top;
-    delete n;
-}
-
-static void edge(nic_rtl *n, uint8_t func_en)
-{
-    n->top->clk = 1;
-    n->top->func_clk = func_en & 3;
-    n->top->eval();
-    n->top->clk = 0;
-    n->top->func_clk = 0;
-    n->top->eval();
+    t->clk = 0;
+    t->func_clk = 0;
+    t->eval();
     n->cycles++;
 }
 
-extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
+template <class T>
+static void reset(nic_rtl *n, T *t, nic_rtl_out *out)
 {
-    Vnic82546 *t = n->top;
     t->rst_n = 0;
     t->mmio_valid = 0;
     t->dma_cvalid = 0;
@@ -95,14 +73,14 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
     t->mac_rx_valid = 0;
     t->func_tick = 0;
     for (int i = 0; i < 4; i++)
-        edge(n, 3);
+        edge(n, t, 3);
     t->rst_n = 1;
     read_outputs(t, out);
 }
 
-extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
+template <class T>
+[[gnu::always_inline]] static inline void cycle(nic_rtl *n, T *t, const nic_rtl_in *in, nic_rtl_out *out)
 {
-    Vnic82546 *t = n->top;
     uint64_t tk0 = in->func_tick[0] < NIC_RTL_TICK_MAX ? in->func_tick[0] : NIC_RTL_TICK_MAX;
     uint64_t tk1 = in->func_tick[1] < NIC_RTL_TICK_MAX ? in->func_tick[1] : NIC_RTL_TICK_MAX;
     t->func_tick = tk0 | (tk1 << 18);
@@ -126,12 +104,81 @@ extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out
             if (in->mac_rx_valid >> p & 1)
                 memcpy(t->mac_rx_data.data() + 8 * p, in->mac_rx_data[p], NIC_RTL_BEAT);
     }
-    edge(n, in->func_en);
+    edge(n, t, in->func_en);
     read_outputs(t, out);
+}
+
+extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
+{
+    if (s->model != NIC_RTL_82546 && s->model != NIC_RTL_82599)
+        return nullptr;
+    nic_rtl *n = new (std::nothrow) nic_rtl;
+    if (!n)
+        return nullptr;
+    n->t46 = nullptr;
+    n->t99 = nullptr;
+    n->cycles = 0;
+    if (s->model == NIC_RTL_82546) {
+        Vnic82546 *t = n->t46 = new Vnic82546(&n->ctx);
+        t->link_up = s->link_up & 3;
+        t->pcix_mode = s->pcix_mode & 1;
+        t->pcix_speed = s->pcix_speed & 3;
+        t->bus64 = s->bus64 & 1;
+        t->pci66 = s->pci66 & 1;
+        t->clk = 0;
+        t->rst_n = 0;
+        t->eval();
+    } else {
+        Vnic82599 *t = n->t99 = new Vnic82599(&n->ctx);
+        t->link_up = s->link_up & 3;
+        // mac_addr: port p in bits 48p..48p+47, the address's first byte lowest
+        // (as RAL(0) holds it)
+        uint8_t m[12];
+        memcpy(m, s->mac[0], 6);
+        memcpy(m + 6, s->mac[1], 6);
+        uint32_t w[3];
+        memcpy(w, m, 12);
+        t->mac_addr[0] = w[0];
+        t->mac_addr[1] = w[1];
+        t->mac_addr[2] = w[2];
+        t->clk = 0;
+        t->rst_n = 0;
+        t->eval();
+    }
+    return n;
+}
+
+extern "C" void nic_rtl_free(nic_rtl *n)
+{
+    if (!n)
+        return;
+    if (n->t46) {
+        n->t46->final();
+        delete n->t46;
+    } else {
+        n->t99->final();
+        delete n->t99;
+    }
+    delete n;
+}
+
+extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
+{
+    if (n->t46)
+        reset(n, n->t46, out);
+    else
+        reset(n, n->t99, out);
+}
+
+extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
+{
+    if (n->t46)
+        cycle(n, n->t46, in, out);
+    else
+        cycle(n, n->t99, in, out);
 }
 
 extern "C" uint64_t nic_rtl_cycles(const nic_rtl *n)
 {
     return n->cycles;
 }
-

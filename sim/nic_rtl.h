@@ -1,8 +1,9 @@
-/* C ABI of the Verilated 82546 model (rtl/nic82546.v).  The only C++ in the
- * simulator sits behind this header (sim/nic_rtl.cpp).  One call is one clock
- * cycle: the inputs are applied, the rising edge is evaluated and the outputs
- * after the edge are returned.  Port meanings: see the comment at the top of
- * rtl/nic82546.v. */
+/* C ABI of the Verilated NIC models: the 82546 (rtl/nic82546.v) and the
+ * 82599 (rtl/nic82599.v), which offer the same interface.  The only C++ in
+ * the simulator sits behind this header (sim/nic_rtl.cpp).  One call is one
+ * clock cycle: the inputs are applied, the rising edge is evaluated and the
+ * outputs after the edge are returned.  Port meanings: see the comment at the
+ * top of rtl/nic82546.v. */
 #ifndef NICSIM_NIC_RTL_H
 #define NICSIM_NIC_RTL_H
 #include <stdint.h>
@@ -19,8 +20,13 @@ enum { NIC_RTL_PORTS = 2, NIC_RTL_BEAT = 32 /* bytes per data beat */ };
 #define NIC_RTL_TICK_MAX 0x3FFFFu
 #define NIC_RTL_NO_TIMER 0x3FFFFu
 
+enum nic_rtl_model { NIC_RTL_82546 = 0, NIC_RTL_82599 = 1 };
+
 typedef struct nic_rtl_straps {
+    uint8_t model;           /* enum nic_rtl_model */
     uint8_t link_up;         /* bit p: port p has link */
+    uint8_t mac[NIC_RTL_PORTS][6]; /* 82599: what the EEPROM loads into RAL(0)/RAH(0) */
+    /* 82546: what STATUS reports about the PCI-X bus */
     uint8_t pcix_mode;       /* STATUS.PCIX_MODE */
     uint8_t pcix_speed;      /* STATUS.PCIX_SPEED: 0 = 50-66, 1 = 66-100, 2 = 100-133 MHz */
     uint8_t bus64;

@@ -69,6 +69,60 @@ uint64_t report_tx_packets(const nicsim_system *sys)
     return n;
 }
 
+/* Share of the run's time card i's PCIe link spent in direction d (on kind
+ * k; k < 0: everything). */
+static double pcie_util(const nicsim_system *sys, int i, int d, int k)
+{
+    const pcie_stats *st = pcie_get_stats(sys->card[i].pcie);
+    if (!sys->end_time)
+        return 0;
+    ps_t b = k < 0 ? st->dir_busy[d] : st->busy[d][k];
+    return (double)b / (double)sys->end_time;
+}
+
+static void pcie_report_text(FILE *f, const nicsim_system *sys, int i)
+{
+    const sim_card *c = &sys->card[i];
+    const pcie_stats *st = pcie_get_stats(c->pcie);
+    fprintf(f, "\nPCIe link of card %d (%s, Gen%u x%u, MPS %u, MRRS %u): upstream %.1f%% busy, "
+            "downstream %.1f%% busy\n", i, i ? "eth2/eth3" : "eth0/eth1", c->pcie_p.gen, c->pcie_p.lanes,
+            c->pcie_p.mps, c->pcie_p.mrrs, 100 * pcie_util(sys, i, PCIE_UP, -1),
+            100 * pcie_util(sys, i, PCIE_DOWN, -1));
+    fprintf(f, "  %-10s %12s %12s %14s %14s\n", "packet", "count up", "count down", "wire bytes up",
+            "wire bytes down");
+    for (int k = 0; k < PCIE_KINDS; k++)
+        fprintf(f, "  %-10s %12llu %12llu %14llu %14llu\n", pcie_kind_name(k),
+                (unsigned long long)st->count[PCIE_UP][k], (unsigned long long)st->count[PCIE_DOWN][k],
+                (unsigned long long)st->wire_bytes[PCIE_UP][k], (unsigned long long)st->wire_bytes[PCIE_DOWN][k]);
+}
+
+static cJSON *pcie_report_json(const nicsim_system *sys, int i)
+{
+    const sim_card *c = &sys->card[i];
+    const pcie_stats *st = pcie_get_stats(c->pcie);
+    cJSON *bus = cJSON_CreateObject();
+    cJSON_AddStringToObject(bus, "type", "pcie");
+    cJSON_AddNumberToObject(bus, "card", i);
+    cJSON_AddNumberToObject(bus, "gen", c->pcie_p.gen);
+    cJSON_AddNumberToObject(bus, "lanes", c->pcie_p.lanes);
+    cJSON_AddNumberToObject(bus, "mps", c->pcie_p.mps);
+    cJSON_AddNumberToObject(bus, "mrrs", c->pcie_p.mrrs);
+    cJSON_AddNumberToObject(bus, "utilization_up", pcie_util(sys, i, PCIE_UP, -1));
+    cJSON_AddNumberToObject(bus, "utilization_down", pcie_util(sys, i, PCIE_DOWN, -1));
+    cJSON_AddNumberToObject(bus, "tag_waits", (double)st->tag_waits);
+    cJSON *kinds = cJSON_AddObjectToObject(bus, "packets");
+    for (int k = 0; k < PCIE_KINDS; k++) {
+        cJSON *o = cJSON_AddObjectToObject(kinds, pcie_kind_name(k));
+        cJSON_AddNumberToObject(o, "count_up", (double)st->count[PCIE_UP][k]);
+        cJSON_AddNumberToObject(o, "count_down", (double)st->count[PCIE_DOWN][k]);
+        cJSON_AddNumberToObject(o, "wire_bytes_up", (double)st->wire_bytes[PCIE_UP][k]);
+        cJSON_AddNumberToObject(o, "wire_bytes_down", (double)st->wire_bytes[PCIE_DOWN][k]);
+        cJSON_AddNumberToObject(o, "payload_up", (double)st->payload[PCIE_UP][k]);
+        cJSON_AddNumberToObject(o, "payload_down", (double)st->payload[PCIE_DOWN][k]);
+    }
+    return bus;
+}
+
 /* Share of the run's time card i's bus spent on kind k (k < 0: all kinds). */
 static double pcix_util(const nicsim_system *sys, int i, int k)
 {
@@ -89,7 +143,8 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     const scenario *sc = sys->sc;
     double secs = sim_seconds(sys);
     fprintf(f, "nicsim run: %s\n", scenario_path);
-    fprintf(f, "%d x NIC 82546, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards,
+    fprintf(f, "%d x NIC %s, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards,
+            sys->ncards && sys->card[0].model == NIC_RTL_82599 ? "82599 (PCIe)" : "82546 (PCI-X)",
             scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
     char why[256];
     if (!system_complete(sys, why, sizeof why))
@@ -120,6 +175,10 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
                 (unsigned long long)sys->port[p].irqs_handled);
 
     for (int i = 0; i < sys->ncards; i++) {
+        if (sys->card[i].pcie) {
+            pcie_report_text(f, sys, i);
+            continue;
+        }
         const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
         fprintf(f, "\nPCI-X bus of card %d (%s, %g MHz): %.1f%% busy\n", i, i ? "eth2/eth3" : "eth0/eth1",
                 pcix_mhz(sys->card[i].bus), 100 * pcix_util(sys, i, -1));
@@ -197,6 +256,13 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     /* "bus" is card 0's segment; "buses" lists every card's */
     cJSON *buses = cJSON_AddArrayToObject(j, "buses");
     for (int i = 0; i < sys->ncards; i++) {
+        if (sys->card[i].pcie) {
+            cJSON *bus = pcie_report_json(sys, i);
+            cJSON_AddItemToArray(buses, bus);
+            if (i == 0)
+                cJSON_AddItemToObject(j, "bus", cJSON_Duplicate(bus, 1));
+            continue;
+        }
         const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
         cJSON *bus = cJSON_CreateObject();
         cJSON_AddStringToObject(bus, "type", "pcix");

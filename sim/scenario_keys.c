@@ -11,7 +11,7 @@ const scenario_key nicsim_keys[] = {
     { "system", "cards",            SCN_UINT,   "1",         "1",    "2",       NULL, "82546 cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1), each on its own PCI-X segment" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
-    { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546", "NIC personality" },
+    { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546|82599", "NIC personality: 82546 (e1000) on PCI-X [bus], 82599 (ixgbe) on PCIe [pcie]" },
     { "nic",    "core_mhz",         SCN_DOUBLE, "125",       "10",   "1000",    NULL, "RTL core clock (a design choice, like the 32-byte datapath)" },
     { "nic",    "pba_rx_kb",        SCN_UINT,   "48",        "0",    "64",      NULL, "PBA: RX share of the 64 KiB packet memory; TX gets the rest (Linux: 48)" },
     { "nic",    "link_up",          SCN_BOOL,   "true",      NULL,   NULL,      NULL, "link partner present on both ports" },
@@ -28,6 +28,15 @@ const scenario_key nicsim_keys[] = {
     { "bus",    "target_response_clocks", SCN_UINT, "2",     "1",    "16",      NULL, "decode: attribute to DEVSEL#" },
     { "bus",    "turnaround_clocks", SCN_UINT,  "1",         "0",    "16",      NULL, "idle clocks after each transaction" },
     { "bus",    "device_read_wait_clocks", SCN_UINT, "6",    "0",    "64",      NULL, "device wait states answering a CPU read" },
+
+    { "pcie",   "gen",              SCN_ENUM,   "2",         NULL,   NULL,      "1|2|3", "PCIe generation of the 82599's link" },
+    { "pcie",   "lanes",            SCN_ENUM,   "8",         NULL,   NULL,      "1|2|4|8|16", "lanes" },
+    { "pcie",   "mps",              SCN_ENUM,   "256",       NULL,   NULL,      "128|256|512|1024|2048|4096", "max payload size, bytes" },
+    { "pcie",   "mrrs",             SCN_ENUM,   "512",       NULL,   NULL,      "128|256|512|1024|2048|4096", "max read request size, bytes" },
+    { "pcie",   "rcb",              SCN_ENUM,   "64",        NULL,   NULL,      "64|128|256|512", "read completion boundary, bytes" },
+    { "pcie",   "tags",             SCN_UINT,   "32",        "1",    "256",     NULL, "outstanding DMA reads per function" },
+    { "pcie",   "read_latency_ns",  SCN_DOUBLE, "500",       "0",    "100000",  NULL, "root complex: a read request in -> its completions ready (nic-facts D3)" },
+    { "pcie",   "mmio_latency_ns",  SCN_DOUBLE, "150",       "0",    "100000",  NULL, "CPU <-> root complex, one way" },
 
     { "cpu",    "mhz",              SCN_DOUBLE, "1600",      "1",    "100000",  NULL, "CPU clock" },
     { "cpu",    "mmio_write_ns",    SCN_DOUBLE, "250",       "0",    "100000",  NULL, "CPU stall to issue one posted (uncached) MMIO write" },

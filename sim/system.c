@@ -1,6 +1,7 @@
 #include "system.h"
 #include "app_router.h"
 #include "driver_options.h"
+#include "../driver/ixgbe/ixgbe_regs.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -165,24 +166,54 @@ void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
     c->alive = 0;
 }
 
+/* The 82599's port: the ixgbe core's bring-up and TX queue 0, its TX
+ * cause (EICR bit 0, rtl/ixgbe_intr.v's fixed mapping) unmasked. */
+static int bring_up_ixgbe(sim_port *sp, struct pktgen_txops *tx)
+{
+    int p = sp->index;
+    int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: ixgbe bring-up failed (%d%s)", p, rc,
+                 rc == IXGBE_ERR_LINK ? ": no link" : rc == IXGBE_ERR_RESET ? ": CTRL.RST stuck" :
+                 rc == IXGBE_ERR_EEPROM ? ": EEC.ARD never set" :
+                 rc == IXGBE_ERR_DMA_INIT ? ": RDRXCTL.DMAIDONE never set" : "");
+        return -1;
+    }
+    rc = ixgbe_txq_setup(&sp->ixtxq, &sp->ixdev, 0, &sp->ixtopt);
+    sp->ixtxq_up = rc == 0;
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d%s)", p, rc,
+                 rc == IXGBE_ERR_PARAM ? ": driver.tx_ring must be a power of 2, 64..4096" : "");
+        return -1;
+    }
+    ixgbe_irq_enable(&sp->ixdev, 1u << 0);
+    pktgen_bind_ixgbe(tx, &sp->ixtxq);
+    return 0;
+}
+
 /* Bring the port's driver up as its CPU would; 0 ok, else a message in sp->err. */
 static int bring_up(sim_port *sp)
 {
     int p = sp->index;
-    int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "port %d: e1000 bring-up failed (%d%s)", p, rc,
-                 rc == E1000_ERR_LINK ? ": no link" : rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "");
-        return -1;
-    }
-    rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);
-    sp->txq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d)", p, rc);
-        return -1;
-    }
     struct pktgen_txops tx;
-    pktgen_bind_e1000(&tx, &sp->txq);
+    if (sp->card->model == NIC_RTL_82599) {
+        if (bring_up_ixgbe(sp, &tx) != 0)
+            return -1;
+    } else {
+        int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
+        if (rc != 0) {
+            snprintf(sp->err, sizeof sp->err, "port %d: e1000 bring-up failed (%d%s)", p, rc,
+                     rc == E1000_ERR_LINK ? ": no link" : rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "");
+            return -1;
+        }
+        rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);
+        sp->txq_up = rc == 0;
+        if (rc != 0) {
+            snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d)", p, rc);
+            return -1;
+        }
+        pktgen_bind_e1000(&tx, &sp->txq);
+    }
     if (pktgen_init(&sp->pg, &sp->pd, &tx, &sp->po) != 0) {
         snprintf(sp->err, sizeof sp->err, "port %d: pktgen setup failed", p);
         return -1;
@@ -323,6 +354,19 @@ static pcix_bus *new_bus(nicsim_system *sys, sim_card *card, const pcix_params *
     return pcix_new(&sys->s, bp, &ops);
 }
 
+static pcie_bus *new_pcie(nicsim_system *sys, sim_card *card, const pcie_params *pp)
+{
+    pcie_ops ops = {
+        .ctx = card,
+        .read_data = cb_read_data,
+        .write_done = cb_write_done,
+        .mmio_write = cb_mmio_write,
+        .mmio_read = cb_mmio_read,
+        .mmio_read_done = on_mmio_read_done,
+    };
+    return pcie_new(&sys->s, pp, &ops);
+}
+
 /* ---------------- building ---------------- */
 
 static void profile_from(const scenario *sc, cpu_profile *p)
@@ -384,6 +428,19 @@ static void bus_params_from(const scenario *sc, int card, pcix_params *bp)
     bp->device_read_wait_clocks = (unsigned)scenario_uint(sc, "bus", "device_read_wait_clocks");
 }
 
+static void pcie_params_from(const scenario *sc, pcie_params *pp)
+{
+    pcie_params_default(pp);
+    pp->gen = (unsigned)atoi(scenario_str(sc, "pcie", "gen"));
+    pp->lanes = (unsigned)atoi(scenario_str(sc, "pcie", "lanes"));
+    pp->mps = (unsigned)atoi(scenario_str(sc, "pcie", "mps"));
+    pp->mrrs = (unsigned)atoi(scenario_str(sc, "pcie", "mrrs"));
+    pp->rcb = (unsigned)atoi(scenario_str(sc, "pcie", "rcb"));
+    pp->tags = (unsigned)scenario_uint(sc, "pcie", "tags");
+    pp->host_read_latency = (ps_t)llround(scenario_double(sc, "pcie", "read_latency_ns") * 1000);
+    pp->mmio_host_latency = (ps_t)llround(scenario_double(sc, "pcie", "mmio_latency_ns") * 1000);
+}
+
 /* One card: its bus segment and its RTL, the links of its two ports. */
 static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
 {
@@ -391,16 +448,28 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
     sim_card *card = &sys->card[i];
     card->sys = sys;
     card->index = i;
+    card->model = strcmp(scenario_str(sc, "nic", "model"), "82599") == 0 ? NIC_RTL_82599 : NIC_RTL_82546;
     pcix_params bp;
     bus_params_from(sc, i, &bp);
-    /* STATUS reports the bus the card sits on */
+    /* the 82546's STATUS reports the bus the card sits on; the 82599's EEPROM
+     * holds the ports' MAC addresses (02:00:00:00:<card>:<port>) */
     nic_rtl_straps straps = {
+        .model = (uint8_t)card->model,
         .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
+        .mac = { { 2, 0, 0, 0, (uint8_t)i, 0 }, { 2, 0, 0, 0, (uint8_t)i, 1 } },
         .pcix_mode = 1,
         .pcix_speed = bp.mhz > 100.5 ? 2 : bp.mhz > 66.9 ? 1 : 0,
         .bus64 = (uint8_t)bp.bus64,
         .pci66 = 1,
     };
+    if (card->model == NIC_RTL_82599) {
+        pcie_params_from(sc, &card->pcie_p);
+        char e[200];
+        if (pcie_params_check(&card->pcie_p, e, sizeof e) != 0) {
+            snprintf(err, errlen, "[pcie] %s", e);
+            return -1;
+        }
+    }
     link_wire *wires[NIC_RTL_PORTS] = { &sys->port[2 * i].wire, &sys->port[2 * i + 1].wire };
     if (nic_adapter_init(&card->nic, &sys->s, sys->mem, scenario_double(sc, "nic", "core_mhz"),
                          &straps, wires)) {
@@ -408,12 +477,21 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
         return -1;
     }
     card->nic_up = 1;
-    card->bus = new_bus(sys, card, &bp);
-    if (!card->bus) {
-        snprintf(err, errlen, "bad PCI-X parameters");
-        return -1;
+    if (card->model == NIC_RTL_82599) {
+        card->pcie = new_pcie(sys, card, &card->pcie_p);
+        if (!card->pcie) {
+            snprintf(err, errlen, "bad PCIe parameters");
+            return -1;
+        }
+        card->hbus = pcie_host_bus(card->pcie);
+    } else {
+        card->bus = new_bus(sys, card, &bp);
+        if (!card->bus) {
+            snprintf(err, errlen, "bad PCI-X parameters");
+            return -1;
+        }
+        card->hbus = pcix_host_bus(card->bus);
     }
-    card->hbus = pcix_host_bus(card->bus);
     card->nic.bus = card->hbus;
     return 0;
 }
@@ -423,6 +501,7 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
 {
     driver_options_dev(sc, &sp->dopt);
     driver_options_tx(sc, &sp->topt);
+    driver_options_ixgbe(sc, &sp->ixdopt, &sp->ixtopt);
     struct pktgen_opts *po = &sp->po;
     pktgen_default_opts(po);
     po->count = scenario_uint(sc, "pktgen", "count");
@@ -633,8 +712,9 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         sp->gotc = read_stat64(sys, sp, E1000_GOTCL, E1000_GOTCH, &t);
         sp->gprc = read_stat(sys, sp, E1000_GPRC, &t);
         sp->gorc = read_stat64(sys, sp, E1000_GORCL, E1000_GORCH, &t);
-        sp->mpc = read_stat(sys, sp, E1000_MPC, &t);
-        sp->rnbc = read_stat(sys, sp, E1000_RNBC, &t);
+        int ix = sp->card->model == NIC_RTL_82599;     /* MPC/RNBC of packet buffer 0 */
+        sp->mpc = read_stat(sys, sp, ix ? IXGBE_MPC(0) : E1000_MPC, &t);
+        sp->rnbc = read_stat(sys, sp, ix ? IXGBE_RNBC(0) : E1000_RNBC, &t);
         sp->crcerrs = read_stat(sys, sp, E1000_CRCERRS, &t);
         sp->ruc = read_stat(sys, sp, E1000_RUC, &t);
         sp->roc = read_stat(sys, sp, E1000_ROC, &t);
@@ -693,6 +773,8 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             pktgen_fini(&sp->pg);
         if (sp->txq_up)
             e1000_txq_teardown(&sp->txq, NULL, NULL);
+        if (sp->ixtxq_up)
+            ixgbe_txq_teardown(&sp->ixtxq, NULL, NULL);
         if (sp->sink) {
             if (link_sink_close(sp->sink) != 0 && rc == 0) {
                 snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));
@@ -706,6 +788,8 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             nic_adapter_fini(&sys->card[i].nic);
         if (sys->card[i].bus)
             pcix_free(sys->card[i].bus);
+        if (sys->card[i].pcie)
+            pcie_free(sys->card[i].pcie);
     }
     host_mem_free(sys->mem);
     if (sys->caches)

@@ -24,8 +24,11 @@
 #include "../models/link_wire.h"
 #include "../models/link_sink.h"
 #include "../models/pcix_bus.h"
+#include "../models/pcie_bus.h"
 #include "../driver/e1000/e1000_dev.h"
 #include "../driver/e1000/e1000_tx.h"
+#include "../driver/ixgbe/ixgbe_dev.h"
+#include "../driver/ixgbe/ixgbe_tx.h"
 #include "../driver/apps/pktgen.h"
 #include "../driver/apps/router.h"
 #include "../driver/e1000/e1000_rx.h"
@@ -62,7 +65,10 @@ typedef struct sim_card {
     int index;
     nic_adapter nic;
     int nic_up;
-    pcix_bus *bus;
+    int model;                 /* enum nic_rtl_model: 82546 on PCI-X, 82599 on PCIe */
+    pcix_bus *bus;             /* the 82546's segment (NULL for an 82599) */
+    pcie_bus *pcie;            /* the 82599's link (NULL for an 82546) */
+    pcie_params pcie_p;
     host_bus hbus;             /* the same bus, as the adapter and the CPUs use it */
     /* CPU MMIO reads in flight, per function */
     int rd_waiting[NIC_RTL_PORTS];
@@ -91,6 +97,12 @@ typedef struct sim_port {
     struct pktgen_opts po;
     struct e1000_dev dev;
     struct e1000_txq txq;
+    /* the same for an 82599 port */
+    struct ixgbe_dev_opts ixdopt;
+    struct ixgbe_tx_opts ixtopt;
+    struct ixgbe_dev ixdev;
+    struct ixgbe_txq ixtxq;
+    int ixtxq_up;
     struct pktgen pg;
     char err[256];              /* why the port's app could not start */
     int txq_up, pg_up, rxq_up;  /* what system_free must undo */

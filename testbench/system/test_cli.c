@@ -844,6 +844,49 @@ static void test_router_runs_and_is_deterministic(void)
     free(out[1]);
 }
 
+/* The 82599 on PCIe (nic.model = 82599) runs pktgen on the ixgbe core: every
+ * packet counted by the NIC (GPTC) and on the wire, the bus reported as
+ * PCIe, and two runs give identical JSON.  The router, which uses the e1000
+ * core, refuses the 82599 with exit status 2. */
+static void test_ixgbe_pktgen_runs(void)
+{
+    const char *dir = make_tmpdir();
+    char *out[2];
+    for (int k = 0; k < 2; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d.json", k);
+        const char *json_path = path_in(dir, name);
+        proc p;
+        RUN(&p, "run", "testbench/scenarios/ixgbe-pktgen.ini", "pktgen.count=3000", "driver.tx_clean=xmit",
+            "--json", (char *)json_path);
+        require_ok(&p);
+        CHECK(strstr(p.out, "NIC 82599 (PCIe)") != NULL, "%s: the report does not name the 82599", p.cmd);
+        CHECK(strstr(p.out, "PCIe link of card 0") != NULL, "%s: no PCIe section in the report", p.cmd);
+        proc_free(&p);
+        cJSON *j = load_json(json_path);
+        CHECK(jnum(j, "ports/0/tx_packets", json_path) == 3000, "%s: tx_packets is not 3000", json_path);
+        CHECK(jnum(j, "ports/0/gptc", json_path) == 3000, "%s: gptc is not 3000", json_path);
+        CHECK(jnum(j, "ports/0/pktgen_sent", json_path) == 3000, "%s: pktgen_sent is not 3000", json_path);
+        const cJSON *type = jget(j, "bus/type");
+        CHECK(cJSON_IsString(type) && !strcmp(type->valuestring, "pcie"), "%s: bus.type is not pcie", json_path);
+        CHECK(jnum(j, "bus/packets/dma_read_req/count_up", json_path) >= 3000,
+              "%s: fewer PCIe read requests than packets", json_path);
+        const cJSON *c = jget(j, "complete");
+        CHECK(c && cJSON_IsTrue(c), "%s: \"complete\" is not true", json_path);
+        cJSON_Delete(j);
+        out[k] = json_without_wall(json_path);
+    }
+    CHECK(out[0] && out[1] && strcmp(out[0], out[1]) == 0, "two 82599 runs gave different JSON");
+    free(out[0]);
+    free(out[1]);
+
+    proc p;
+    RUN(&p, "run", "testbench/scenarios/e1000-router.ini", "nic.model=82599");
+    CHECK(p.status == 2, "%s: exit status %d, expected 2", p.cmd, p.status);
+    CHECK(strstr(p.err, "82546 only") != NULL, "%s: stderr does not say why:\n%s", p.cmd, p.err);
+    proc_free(&p);
+}
+
 /* `nicsim validate e1000` runs every row of both 82546 tables and writes one
  * JSON row per (row, metric) with the CSV's key columns; it exits 0 or 1 (in
  * or out of tolerance), never 2.  Short runs keep the test quick: the values
@@ -1221,6 +1264,7 @@ static void register_suites(void)
         { "IncompleteRunExits1", test_incomplete_run_fails },
         { "TwoPortsTwoCpus", test_two_ports_two_cpus },
         { "RouterRunsAndIsDeterministic", test_router_runs_and_is_deterministic },
+        { "IxgbePktgenRuns", test_ixgbe_pktgen_runs },
         { "ValidateJsonRows", test_validate_json_rows },
     };
     static const test_def rings[] = {
