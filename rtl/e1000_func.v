@@ -124,7 +124,7 @@ module e1000_func #(
     tx_queue #(.AW(AW), .FMT(0), .CACHE(7'd64)) txq (
         .clk(clk), .prst(rst), .rst(frst), .en(tx_en), .tdba(tdba), .ring_size(ring_size), .tdt(tdt),
         .tdh_wr(tdh_wr), .tdh_val(tdh_val), .pthresh({1'b0, pthresh}), .hthresh({1'b0, hthresh}),
-        .wthresh({1'b0, wthresh}), .gran(gran), .hwb_en(1'b0), .hwb_addr(64'd0),
+        .wthresh({1'b0, wthresh}), .gran(gran), .hwb_en(1'b0), .hwb_addr(64'd0), .swflsh(1'b0),
         .tidv(tidv), .tadv(tadv), .tick(tick), .tdh(tdh),
         .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .buf_idle(buf_idle),
         .next_tag(next_tag), .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),

@@ -21,8 +21,8 @@
 //     counts as 64 KiB (B1a programs 40 KB);
 //   - RX and TX causes of queue 0 set EICR bit 0, LSC bit 20 (no IVAR);
 //   - TX descriptor write-back with WTHRESH > 0 happens when WTHRESH
-//     descriptors are done; there is no flush of a partial TX batch on ITR
-//     expiry or TXDCTL.SWFLSH (tx_queue has no flush input);
+//     descriptors are done or TXDCTL.SWFLSH flushes the batch; there is no
+//     flush of a partial TX batch on ITR expiry;
 //   - maximum frame: 1522 bytes, 16384 with HLREG0.JUMBOEN (no MAXFRS).
 //
 // DMA: one request port; the TX and RX queues share it through a
@@ -92,6 +92,7 @@ module ixgbe_func #(
     wire [6:0]  tx_pthresh, tx_hthresh, tx_wthresh;
     wire [16:0] tx_buf_bytes;
     wire        rx_en, rx_sbp, rx_mpe, rx_bam, rx_lpe, rx_secrc, rx_drop_en, rdh_wr, rx_swflsh, rx_cfg_wr;
+    wire        tx_swflsh;
     wire [15:0] rx_buf_bytes, rx_ring_size, rdt, rdh;
     wire [63:0] rdba;
     wire [6:0]  rx_pthresh, rx_hthresh, rx_wthresh;
@@ -118,7 +119,7 @@ module ixgbe_func #(
         .rx_secrc(rx_secrc), .rx_drop_en(rx_drop_en), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
         .rx_ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr), .rdh(rdh),
         .rx_pthresh(rx_pthresh), .rx_hthresh(rx_hthresh), .rx_wthresh(rx_wthresh),
-        .rx_swflsh(rx_swflsh), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
+        .rx_swflsh(rx_swflsh), .tx_swflsh(tx_swflsh), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
         .lsc_set(lsc_set), .eicr_rd(eicr_rd), .eicr_wr(eicr_wr), .eics_wr(eics_wr), .eims_wr(eims_wr),
         .eimc_wr(eimc_wr), .eiac_wr(eiac_wr), .eitr_wr(eitr_wr),
         .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr),
@@ -149,7 +150,7 @@ module ixgbe_func #(
     tx_queue #(.AW(AW), .FMT(1), .CACHE(7'd40)) txq (
         .clk(clk), .prst(rst), .rst(frst), .en(tx_en), .tdba(tdba), .ring_size(tx_ring_size), .tdt(tdt),
         .tdh_wr(tdh_wr), .tdh_val(mmio_wdata[15:0]), .pthresh(tx_pthresh), .hthresh(tx_hthresh),
-        .wthresh(tx_wthresh), .gran(1'b1), .hwb_en(hwb_en), .hwb_addr(hwb_addr),
+        .wthresh(tx_wthresh), .gran(1'b1), .hwb_en(hwb_en), .hwb_addr(hwb_addr), .swflsh(tx_swflsh),
         .tidv(16'd0), .tadv(16'd0), .tick(tick), .tdh(tdh),
         .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .buf_idle(buf_idle),
         .next_tag(next_tag), .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),

@@ -80,6 +80,7 @@ module ixgbe_regs #(
     output wire [6:0]  rx_hthresh,
     output wire [6:0]  rx_wthresh,
     output wire        rx_swflsh,        // RXDCTL(0) written with SWFLSH (bit 26): a strobe
+    output wire        tx_swflsh,        // TXDCTL(0) written with SWFLSH (bit 26): a strobe
     output reg  [11:0] rx_rows,          // RXPBSIZE(0) in 32-byte rows, at most 64 KiB (see ixgbe_func)
     output wire        rx_cfg_wr,        // a register the RX path reads is written
     // interrupt block
@@ -211,6 +212,7 @@ module ixgbe_regs #(
     assign rx_hthresh   = q_rxdctl[0][14:8];
     assign rx_wthresh   = q_rxdctl[0][22:16];
     assign rx_swflsh    = wr && a == 17'h01028 && mmio_wdata[26];
+    assign tx_swflsh    = wr && a == 17'h06028 && mmio_wdata[26];
     assign rx_cfg_wr    = wr && ((rxq_blk && qn == 3'd0) || (srr_blk && pn == 3'd0) || (rxpb_blk && pn == 3'd0) ||
                                  a == RXCTRL || a == RDRXCTL || a == HLREG0 || a == FCTRL);
 

@@ -29,6 +29,8 @@
 // descriptors back, the engine writes the head index (a 4-byte little-endian
 // dword) to hwb_addr at every point where it would have written descriptors
 // back; the descriptors stay as software wrote them.
+// swflsh (82599 TXDCTL.SWFLSH) writes back a batch that WTHRESH has not yet
+// filled, as a TIDV/TADV expiry does on the 8254x.
 // TDH (SDM: written only before the transmitter is enabled) is taken only
 // while TCTL.EN is 0 and the engine is idle: nothing fetched or being
 // fetched, no data read or write-back outstanding, and nothing in the packet
@@ -68,6 +70,8 @@ module tx_queue #(
     input  wire          gran,
     input  wire          hwb_en,         // head write-back instead of descriptor write-back
     input  wire [63:0]   hwb_addr,
+    input  wire          swflsh,         // a strobe: write back what a batch holds now
+                                         // (82599 TXDCTL.SWFLSH; tie 0 on the 82546)
     input  wire [15:0]   tidv,
     input  wire [15:0]   tadv,
     input  wire [17:0]   tick,           // 256 ns ticks elapsed since the previous edge (saturating)
@@ -221,7 +225,7 @@ module tx_queue #(
     assign next_timer  = tmin;         // TIDV/TADV x 4 <= 262140 < 18'h3FFFF
 
     wire q_empty = done_idx == tdt && occ == 0;
-    assign busy = wb_status_c || wb_burst_c || fetch0_c || pref_c || issue_ok || wb_release ||
+    assign busy = (swflsh && armed) || wb_status_c || wb_burst_c || fetch0_c || pref_c || issue_ok || wb_release ||
                   (wb_arm_c && !wb_burst_c) || ws_active ||
                   req_valid || wvalid || txdw_set || txqe_set || timer_expire || (q_empty && !was_empty);
     // (ws_active covers a stream that outlives CTRL.RST)
@@ -320,6 +324,8 @@ module tx_queue #(
                 txdw_set <= 1'b1;
                 if (armed_c) flush <= 1'b1;
             end
+            // software flush: the batch an RS descriptor armed goes out now
+            if (swflsh && armed_c) flush <= 1'b1;
 
             // ---- descriptor fetch completions: two descriptors per beat ----
             if (dcpl_valid && f_busy_c) begin

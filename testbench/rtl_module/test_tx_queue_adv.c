@@ -310,6 +310,32 @@ static void test_prefetch_threshold(void)
     CU_ASSERT(without > 3 * LAT);
 }
 
+/* WTHRESH 8: three RS packets wait in the batch; TXDCTL.SWFLSH (a one-cycle
+ * strobe) writes them back at once, in one write of whole descriptors. */
+static void test_software_flush(void)
+{
+    env_up(0, 0, 8, 0);
+    for (unsigned k = 0; k < 3; k++)
+        put_desc(k, 0x100000 + k * 0x800, 60, DTYP_DATA | DCMD_IFCS | DCMD_EOP | DCMD_RS);
+    e.in.tdt = 3;
+    run(300);
+    CU_ASSERT_EQUAL(e.nissues, 3);
+    CU_ASSERT_EQUAL(e.nwrites, 0);              /* the batch is not full */
+    for (unsigned k = 0; k < 3; k++)
+        CU_ASSERT((qw1_of(k) & STA_DD) == 0);
+    e.in.swflsh = 1;
+    step();
+    e.in.swflsh = 0;
+    run(50);
+    CU_ASSERT_EQUAL_FATAL(e.nwrites, 1);
+    CU_ASSERT_EQUAL(e.writes[0].addr, TDBA);
+    CU_ASSERT_EQUAL(e.writes[0].len, 3 * 16);
+    for (unsigned k = 0; k < 3; k++)
+        CU_ASSERT((qw1_of(k) & STA_DD) != 0);
+    CU_ASSERT_EQUAL(e.out.tdh, 3);
+    env_down();
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("TxQueueAdvanced", NULL, NULL);
@@ -318,6 +344,7 @@ static void register_suites(void)
     CU_add_test(s, "HeadWriteBack", test_head_write_back);
     CU_add_test(s, "CacheOf40", test_cache_of_40);
     CU_add_test(s, "PrefetchThreshold", test_prefetch_threshold);
+    CU_add_test(s, "SoftwareFlush", test_software_flush);
 }
 
 int main(int argc, char **argv)

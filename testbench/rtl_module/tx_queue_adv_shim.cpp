@@ -39,7 +39,7 @@ extern "C" void txq_cycle(txq_model *m, const txq_in *in, txq_out *o)
     t->prst = in->prst; t->rst = in->rst; t->en = in->en; t->tdh_wr = in->tdh_wr;
     t->gran = in->gran; t->hwb_en = in->hwb_en; t->tag_free = in->tag_free;
     t->buf_idle = in->buf_idle; t->next_tag = in->next_tag & 15; t->frag_done = in->frag_done;
-    t->dcpl_valid = in->dcpl_valid; t->req_ready = in->req_ready;
+    t->dcpl_valid = in->dcpl_valid; t->req_ready = in->req_ready; t->swflsh = in->swflsh;
     t->pthresh = in->pthresh & 0x7F; t->hthresh = in->hthresh & 0x7F; t->wthresh = in->wthresh & 0x7F;
     t->ring_size = in->ring_size; t->tdt = in->tdt; t->tdh_val = in->tdh_val;
     t->tidv = in->tidv; t->tadv = in->tadv; t->tick = in->tick & 0x3FFFF;

@@ -12,7 +12,7 @@ extern "C" {
 
 typedef struct txq_in {
     uint8_t  prst, rst, en, tdh_wr, gran, hwb_en, tag_free, buf_idle, next_tag;
-    uint8_t  frag_done, dcpl_valid, req_ready;
+    uint8_t  frag_done, dcpl_valid, req_ready, swflsh;
     uint8_t  pthresh, hthresh, wthresh;
     uint16_t ring_size, tdt, tdh_val, tidv, tadv;
     uint32_t tick, size_bytes, free_bytes;
