@@ -25,6 +25,7 @@
  *   queued, so a tag freed by a completion lets the next MRd go ahead of
  *   them; the DLLPs follow it with no TLP waiting (not activity). */
 #include "pcie_bus.h"
+#include "slab_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -97,9 +98,7 @@ struct pcie_bus {
     fifo down;              /* downstream TLPs in the order they became ready */
     fifo presented;         /* MMIO reads presented to the device, not yet answered */
     uint64_t open;          /* caller requests whose final callback is still due */
-    txn *free_list;
-    txn **slabs;
-    size_t nslabs, cap_slabs;
+    slab_pool txns;             /* transaction records */
     pcie_stats st;
 };
 
@@ -330,42 +329,14 @@ static uint32_t cpl_piece(const pcie_params *p, uint64_t addr, uint32_t len)
 
 /* ---- transaction pool ---------------------------------------------------- */
 
-static void die(const char *what)
-{
-    perror(what);
-    abort();
-}
-
 static txn *txn_new(pcie_bus *b)
 {
-    if (!b->free_list) {
-        if (b->nslabs == b->cap_slabs) {
-            size_t cap = b->cap_slabs ? b->cap_slabs * 2 : 8;
-            txn **s = realloc(b->slabs, cap * sizeof *s);
-            if (!s)
-                die("nicsim: pcie_bus");
-            b->slabs = s;
-            b->cap_slabs = cap;
-        }
-        txn *slab = malloc(SLAB_TXNS * sizeof *slab);
-        if (!slab)
-            die("nicsim: pcie_bus");
-        b->slabs[b->nslabs++] = slab;
-        for (int i = 0; i < SLAB_TXNS; i++) {
-            slab[i].next = b->free_list;
-            b->free_list = &slab[i];
-        }
-    }
-    txn *t = b->free_list;
-    b->free_list = t->next;
-    *t = (txn){ 0 };
-    return t;
+    return slab_pool_get(&b->txns);
 }
 
 static void txn_free(pcie_bus *b, txn *t)
 {
-    t->next = b->free_list;
-    b->free_list = t;
+    slab_pool_put(&b->txns, t);
 }
 
 static void push(fifo *q, txn *t)
@@ -400,6 +371,7 @@ pcie_bus *pcie_new(sched *s, const pcie_params *p, const pcie_ops *ops)
         return NULL;
     b->s = s;
     b->p = *p;
+    slab_pool_init(&b->txns, sizeof(txn), SLAB_TXNS, "nicsim: pcie_bus");
     if (ops)
         b->ops = *ops;
     b->sub_per_byte = sub_per_byte(p->gen, p->lanes);
@@ -425,9 +397,7 @@ void pcie_free(pcie_bus *b)
 {
     if (!b)
         return;
-    for (size_t i = 0; i < b->nslabs; i++)
-        free(b->slabs[i]);
-    free(b->slabs);
+    slab_pool_fini(&b->txns);
     free(b);
 }
 

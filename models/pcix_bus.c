@@ -23,6 +23,7 @@
  *   phase carries the requester ID, tag and low address bits (nic-facts C),
  *   not a 64-bit memory address, so there is no dual address cycle. */
 #include "pcix_bus.h"
+#include "slab_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -65,9 +66,7 @@ struct pcix_bus {
     unsigned splits[PCIX_MAX_FUNCS]; /* sequences between request and completion */
     txn *reading;           /* MMIO read presented, awaiting the device's reply */
     uint64_t open;          /* caller requests whose final callback is still due */
-    txn *free_list;
-    txn **slabs;
-    size_t nslabs, cap_slabs;
+    slab_pool txns;             /* transaction records */
     pcix_stats st;
 };
 
@@ -127,42 +126,14 @@ static double nominal_mhz(double mhz)
 
 /* ---- transaction pool ---------------------------------------------------- */
 
-static void die(const char *what)
-{
-    perror(what);
-    abort();
-}
-
 static txn *txn_new(pcix_bus *b)
 {
-    if (!b->free_list) {
-        if (b->nslabs == b->cap_slabs) {
-            size_t cap = b->cap_slabs ? b->cap_slabs * 2 : 8;
-            txn **s = realloc(b->slabs, cap * sizeof *s);
-            if (!s)
-                die("nicsim: pcix_bus");
-            b->slabs = s;
-            b->cap_slabs = cap;
-        }
-        txn *slab = malloc(SLAB_TXNS * sizeof *slab);
-        if (!slab)
-            die("nicsim: pcix_bus");
-        b->slabs[b->nslabs++] = slab;
-        for (int i = 0; i < SLAB_TXNS; i++) {
-            slab[i].next = b->free_list;
-            b->free_list = &slab[i];
-        }
-    }
-    txn *t = b->free_list;
-    b->free_list = t->next;
-    *t = (txn){ 0 };
-    return t;
+    return slab_pool_get(&b->txns);
 }
 
 static void txn_free(pcix_bus *b, txn *t)
 {
-    t->next = b->free_list;
-    b->free_list = t;
+    slab_pool_put(&b->txns, t);
 }
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -177,6 +148,7 @@ pcix_bus *pcix_new(sched *s, const pcix_params *p, const pcix_ops *ops)
         return NULL;
     b->s = s;
     b->p = *p;
+    slab_pool_init(&b->txns, sizeof(txn), SLAB_TXNS, "nicsim: pcix_bus");
     if (ops)
         b->ops = *ops;
     b->clk = (ps_t)(1e6 / nominal_mhz(p->mhz) + 0.5);
@@ -192,9 +164,7 @@ void pcix_free(pcix_bus *b)
 {
     if (!b)
         return;
-    for (size_t i = 0; i < b->nslabs; i++)
-        free(b->slabs[i]);
-    free(b->slabs);
+    slab_pool_fini(&b->txns);
     free(b);
 }
 
