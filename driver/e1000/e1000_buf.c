@@ -126,6 +126,19 @@ struct e1000_buf *e1000_buf_alloc_small(struct e1000_bufpool *p)
     return b;
 }
 
+struct e1000_buf *e1000_buf_copy_small(struct e1000_bufpool *p, struct plat_dev *pd,
+                                       const struct e1000_buf *b, uint32_t len)
+{
+    struct e1000_buf *s = e1000_buf_alloc_small(p);
+    if (!s)
+        return NULL;
+    uint8_t tmp[E1000_BUF_SIZE + E1000_NET_IP_ALIGN];
+    const uint8_t *src = (const uint8_t *)b->data - E1000_NET_IP_ALIGN;
+    plat_mem_copy_from(pd, tmp, src, len + E1000_NET_IP_ALIGN);
+    plat_mem_copy_to(pd, (uint8_t *)s->data - E1000_NET_IP_ALIGN, tmp, len + E1000_NET_IP_ALIGN);
+    return s;
+}
+
 void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b)
 {
     struct e1000_bufpool *p = b->pool;

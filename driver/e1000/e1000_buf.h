@@ -94,6 +94,13 @@ struct e1000_buf *e1000_buf_alloc(struct e1000_bufpool *p);
  * pool has no small buffers). */
 struct e1000_buf *e1000_buf_alloc_small(struct e1000_bufpool *p);
 
+/* Copybreak's copy, as Linux's RX paths do it: a small buffer, and len + 2
+ * bytes copied into it from NET_IP_ALIGN bytes before b's frame (so the copy
+ * reads every line the frame covers).  len <= the pool's small size.  NULL
+ * (nothing copied) when no small buffer is available. */
+struct e1000_buf *e1000_buf_copy_small(struct e1000_bufpool *p, struct plat_dev *pd,
+                                       const struct e1000_buf *b, uint32_t len);
+
 /* Give a buffer back to its pool ("skb_free"), charged through pd (the CPU
  * that frees it; NULL = the pool's). */
 void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b);

@@ -207,18 +207,11 @@ static void prefetch(struct ixgbe_rxq *q, const void *p)
  * in its slot and is re-posted.  0 when no small buffer was available. */
 static int copy_small(struct ixgbe_rxq *q, const struct e1000_buf *b, struct ixgbe_rx_pkt *pkt)
 {
-    struct e1000_buf *s = e1000_buf_alloc_small(q->pool);
+    struct e1000_buf *s = e1000_buf_copy_small(q->pool, q->pd, b, pkt->len);
     if (!s) {
         q->stats.copy_fails++;
         return 0;
     }
-    /* As e1000_rx: the copy starts NET_IP_ALIGN bytes before the frame, so
-     * it reads every line the frame covers (the e1000 core's semantics). */
-    uint8_t tmp[IXGBE_RX_BUF_SIZE + E1000_NET_IP_ALIGN];
-    const uint8_t *src = (const uint8_t *)b->data - E1000_NET_IP_ALIGN;
-    plat_mem_copy_from(q->pd, tmp, src, pkt->len + E1000_NET_IP_ALIGN);
-    plat_mem_copy_to(q->pd, (uint8_t *)s->data - E1000_NET_IP_ALIGN, tmp,
-                     pkt->len + E1000_NET_IP_ALIGN);
     pkt->data = s->data;
     pkt->bus = s->bus;
     pkt->copied = 1;
