@@ -117,7 +117,7 @@ $(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_
 
 # The 82599's TX queue: rtl/tx_queue.v with advanced descriptors and a
 # 40-entry cache.
-MOD_VL_tx_queue_adv := --top-module tx_queue -GFMT=1 "-GCACHE=7'd40" rtl/tx_queue.v
+MOD_VL_tx_queue_adv := --top-module tx_queue -GFMT=1 "-GCACHE=7'd40" -GFETCH2=1 rtl/tx_queue.v
 # The 82599's RX queue: rtl/rx_queue.v with advanced one-buffer descriptors.
 MOD_VL_rx_queue_adv := --top-module rx_queue -GFMT=1 "-GCACHE=7'd32" -GRW=11 rtl/rx_queue.v
 # The 82599 personality: two ixgbe functions behind the nic82546 interface.

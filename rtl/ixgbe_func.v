@@ -132,6 +132,7 @@ module ixgbe_func #(
     wire [3:0]  next_tag;
     wire [15:0] issue_len;
     wire        txdw_set, q_busy, b_busy, m_busy, i_busy;
+    wire        i_fpd;             // EITR expiry: flush batched write-backs (ixgbe_intr)
     wire [17:0] q_timer, i_timer;
     wire        tq_req_valid, tq_req_write, tq_req_ready, tq_wvalid, tq_wlast;
     wire [4:0]  tq_req_tag;
@@ -147,10 +148,10 @@ module ixgbe_func #(
     // 40-entry cache (B3); thresholds always count descriptors (no GRAN:
     // gran = 1); no TIDV/TADV on the 82599 (0: no TX timers); head
     // write-back from TDWBAL/TDWBAH (B1, B3)
-    tx_queue #(.AW(AW), .FMT(1), .CACHE(7'd40)) txq (
+    tx_queue #(.AW(AW), .FMT(1), .CACHE(7'd40), .FETCH2(1)) txq (
         .clk(clk), .prst(rst), .rst(frst), .en(tx_en), .tdba(tdba), .ring_size(tx_ring_size), .tdt(tdt),
         .tdh_wr(tdh_wr), .tdh_val(mmio_wdata[15:0]), .pthresh(tx_pthresh), .hthresh(tx_hthresh),
-        .wthresh(tx_wthresh), .gran(1'b1), .hwb_en(hwb_en), .hwb_addr(hwb_addr), .swflsh(tx_swflsh),
+        .wthresh(tx_wthresh), .gran(1'b1), .hwb_en(hwb_en), .hwb_addr(hwb_addr), .swflsh(tx_swflsh || i_fpd),
         .tidv(16'd0), .tadv(16'd0), .tick(tick), .tdh(tdh),
         .size_bytes(tx_buf_bytes), .free_bytes(free_bytes), .tag_free(tag_free), .buf_idle(buf_idle),
         .next_tag(next_tag), .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
@@ -166,7 +167,7 @@ module ixgbe_func #(
     wire        rd_en;
     wire [255:0] rd_data;
 
-    tx_pkt_buffer #(.BB(32), .LB(5), .AW(AW), .NTAG(16)) pbuf (
+    tx_pkt_buffer #(.BB(32), .LB(5), .AW(AW), .NTAG(16), .RELEASE_AT_TX(1)) pbuf (
         .clk(clk), .rst(frst), .size_bytes(tx_buf_bytes), .free_bytes(free_bytes),
         .tag_free(tag_free), .idle(buf_idle), .next_tag(next_tag),
         .issue_valid(issue_valid), .issue_dma(issue_dma), .issue_len(issue_len), .issue_eop(issue_eop),
@@ -273,12 +274,12 @@ module ixgbe_func #(
     // ---------------- interrupts ----------------
     // fixed mapping (no IVAR): queue 0's RX (RXT0 of the engine: write-back
     // done) and TX (descriptor write-back) causes on EICR bit 0, LSC on bit 20
-    wire i_fpd;
     ixgbe_intr intr (
         .clk(clk), .rst(frst), .cause_set({11'd0, lsc_set, 19'd0, rxt0_set || txdw_set}),
         .eicr_rd(eicr_rd), .eicr_wr(eicr_wr), .eics_wr(eics_wr), .eims_wr(eims_wr), .eimc_wr(eimc_wr),
         .eiac_wr(eiac_wr), .eitr_wr(eitr_wr), .wdata(mmio_wdata), .tick(tick),
-        .rx_batch(rx_wthresh != 7'd0), .rx_commit(rx_commit), .rx_busy(rq_busy),
+        .wb_batch(rx_wthresh != 7'd0 || tx_wthresh != 7'd0), .wb_event(rx_commit || frag_done),
+        .wb_busy(rq_busy || q_busy),
         .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr), .irq(irq), .fpd(i_fpd),
         .next_timer(i_timer), .busy(i_busy));
     assign rx_fpd = rx_swflsh || i_fpd;

@@ -22,14 +22,15 @@
 // ticks (125 per 2 us unit): the interval is exact, at most 511 x 125 =
 // 63875 sixteenths.
 //
-// Write-back flush (the 82598 rule of B3: with WTHRESH > 0, RX descriptors
-// are written back when WTHRESH are done "or on ITR expiry"; the 82599 rule
-// is not in nic-facts): while the RX queue batches write-backs (rx_batch:
-// its WTHRESH != 0) and the interval is not 0, a frame stored in the RX
-// packet buffer starts a second counter of one EITR interval if it is not
-// running.  When it expires, `fpd` pulses (the RX queue's flush strobe), and
-// it starts again if the RX queue still has work (a frame whose data is
-// still moving is flushed at the next expiry).  It is a counter of its own
+// Write-back flush (the 82598 rule of B3: with WTHRESH > 0, RX and TX
+// descriptors are written back when WTHRESH are done "or on ITR expiry";
+// the 82599 rule is not in nic-facts): while a queue batches write-backs
+// (wb_batch: its WTHRESH != 0) and the interval is not 0, a write-back
+// event (wb_event: a frame stored in the RX packet buffer, a TX descriptor
+// done) starts a second counter of one EITR interval if it is not running.
+// When it expires, `fpd` pulses (the queues' flush strobe), and it starts
+// again if a queue still has work (wb_busy: a frame whose data is still
+// moving is flushed at the next expiry).  It is a counter of its own
 // so that the first interrupt after a quiet time is not delayed by it.
 // With interval 0 nothing flushes a batch but WTHRESH itself (or the RX
 // queue's own "no descriptor left" rule, or RXDCTL.SWFLSH).
@@ -46,9 +47,9 @@ module ixgbe_intr (
     input  wire        eitr_wr,       // EITR(0)
     input  wire [31:0] wdata,
     input  wire [17:0] tick,          // 256 ns ticks since the previous edge (saturating)
-    input  wire        rx_batch,      // the RX queue batches write-backs (WTHRESH != 0)
-    input  wire        rx_commit,     // a frame entered the RX packet buffer
-    input  wire        rx_busy,       // the RX queue has work in progress
+    input  wire        wb_batch,      // a queue batches write-backs (WTHRESH != 0)
+    input  wire        wb_event,      // a frame entered the RX packet buffer / a TX descriptor is done
+    input  wire        wb_busy,       // a queue has work in progress
     output reg  [31:0] eicr,
     output reg  [31:0] eims,
     output reg  [31:0] eiac,
@@ -68,7 +69,7 @@ module ixgbe_intr (
     wire [15:0] fl_now  = ({6'd0, fl_cnt} > tick16) ? fl_cnt - tick16[15:0] : 16'd0;
     wire        fire    = pending && !irq && thr_now == 16'd0;
     wire        fl_exp  = fl_run && fl_now == 16'd0;
-    wire        fl_go   = rx_batch && iv16 != 16'd0;
+    wire        fl_go   = wb_batch && iv16 != 16'd0;
 
     // whole ticks, rounded up: the adapter wakes the function after them
     function [17:0] ticks_of(input [15:0] c);
@@ -77,7 +78,7 @@ module ixgbe_intr (
     wire [17:0] t_thr = (pending && !irq && thr_cnt != 0) ? ticks_of(thr_cnt) : 18'h3FFFF;
     wire [17:0] t_fl  = fl_run ? ticks_of(fl_cnt) : 18'h3FFFF;
     assign next_timer = (t_thr < t_fl) ? t_thr : t_fl;
-    // (fpd is a registered pulse the RX queue takes at the next edge)
+    // (fpd is a registered pulse the queues take at the next edge)
     assign busy       = fire || (irq && !pending) || fpd;
 
     // Block-start copies of registers the block below reads (blocking
@@ -116,8 +117,8 @@ module ixgbe_intr (
             fpd <= fl_exp;
             if (fl_run) begin
                 fl_cnt <= fl_exp ? iv16 : fl_now;
-                if (fl_exp) fl_run <= fl_go && (rx_busy || rx_commit);
-            end else if (fl_go && rx_commit) begin
+                if (fl_exp) fl_run <= fl_go && (wb_busy || wb_event);
+            end else if (fl_go && wb_event) begin
                 fl_run <= 1'b1;
                 fl_cnt <= iv16;
             end

@@ -16,7 +16,13 @@ module tx_pkt_buffer #(
     parameter BB = 32,                   // bytes per beat (a power of two)
     parameter LB = 5,                    // log2(BB)
     parameter AW = 16,                   // byte address width: 64 KiB of packet memory
-    parameter NTAG = 16
+    parameter NTAG = 16,
+    // 0: a fragment's descriptor is done (frag_done) when its data has
+    //    arrived (the 82546).  1: when the MAC takes its frame for
+    //    transmission (the 82599 model: a TX descriptor keeps its slot in the
+    //    on-chip cache until its packet leaves the packet buffer; see
+    //    docs/rtl.md, "82599 TX descriptor residency").
+    parameter RELEASE_AT_TX = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -73,22 +79,24 @@ module tx_pkt_buffer #(
     reg          pkt_drop_acc;
 
     // ---------------- frame queue ----------------
-    reg [17:0]   fq [0:FQ-1];             // {skip, ifcs, len}
+    reg [24:0]   fq [0:FQ-1];             // {fragments, skip, ifcs, len}
+    reg [6:0]    pkt_frags_acc;           // fragments of the packet retired so far
+    reg [7:0]    rel_pending;             // RELEASE_AT_TX: fragments of taken frames not yet reported
     reg [8:0]    fq_wr, fq_rd;
     reg [9:0]    fq_cnt;
 
     assign free_bytes  = size_bytes - used_bytes;
     assign tag_free    = (tags_used != NTAG[4:0]) && (fq_cnt < FQ - NTAG);
     assign next_tag    = issue_ptr;
-    assign idle        = tags_used == 0 && fq_cnt == 0;
+    assign idle        = tags_used == 0 && fq_cnt == 0 && rel_pending == 0;
     assign frame_avail = fq_cnt != 0;
     assign frame_len   = fq[fq_rd][15:0];
     assign frame_ifcs  = fq[fq_rd][16];
     assign frame_skip  = fq[fq_rd][17];
 
     wire retire_go = tags_used != 0 && tag_left[retire_ptr] == 16'd0;
-    assign frag_done = retire_go;
-    assign busy = retire_go;
+    assign frag_done = RELEASE_AT_TX ? rel_pending != 0 : retire_go;
+    assign busy = retire_go || rel_pending != 0;
 
     wire [RW:0] size_rows = size_bytes[AW:LB];
 
@@ -159,14 +167,17 @@ module tx_pkt_buffer #(
     reg [15:0] pkt_len_acc_c;
     reg [3:0] retire_ptr_c;
     reg [4:0] tags_used_c;
+    reg [6:0] pkt_frags_acc_c;
     reg [AW-1:0] wr_ptr_c;
     /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
         fq_cnt_c = fq_cnt; fq_rd_c = fq_rd; fq_wr_c = fq_wr; issue_ptr_c = issue_ptr; pkt_drop_acc_c = pkt_drop_acc; pkt_len_acc_c = pkt_len_acc; retire_ptr_c = retire_ptr; tags_used_c = tags_used; wr_ptr_c = wr_ptr;
+        pkt_frags_acc_c = pkt_frags_acc;
         if (rst) begin
             issue_ptr <= 0; retire_ptr <= 0; tags_used <= 0;
             wr_ptr <= 0; used_bytes <= 0; pkt_len_acc <= 0; pkt_drop_acc <= 0;
             fq_wr <= 0; fq_rd <= 0; fq_cnt <= 0;
+            pkt_frags_acc <= 0; rel_pending <= 0;
             for (i = 0; i < NTAG; i = i + 1) begin
                 tag_left[i] <= 0; tag_eop[i] <= 0; tag_ifcs[i] <= 0; tag_drop[i] <= 0;
                 tag_addr[i] <= 0; frag_len_tab[i] <= 0;
@@ -188,16 +199,22 @@ module tx_pkt_buffer #(
             if (retire_go) begin
                 retire_ptr <= retire_ptr_c + 4'd1;
                 if (tag_eop[retire_ptr_c]) begin
-                    fq[fq_wr_c] <= {pkt_drop_acc_c | tag_drop[retire_ptr_c], tag_ifcs[retire_ptr_c],
-                                  pkt_len_acc_c + frag_len_tab[retire_ptr_c]};
+                    fq[fq_wr_c] <= {pkt_frags_acc_c + 7'd1, pkt_drop_acc_c | tag_drop[retire_ptr_c],
+                                  tag_ifcs[retire_ptr_c], pkt_len_acc_c + frag_len_tab[retire_ptr_c]};
                     fq_wr <= fq_wr_c + 9'd1;
                     pkt_len_acc <= 0;
                     pkt_drop_acc <= 0;
+                    pkt_frags_acc <= 0;
                 end else begin
                     pkt_len_acc <= pkt_len_acc_c + frag_len_tab[retire_ptr_c];
                     pkt_drop_acc <= pkt_drop_acc_c | tag_drop[retire_ptr_c];
+                    pkt_frags_acc <= pkt_frags_acc_c + 7'd1;
                 end
             end
+            // RELEASE_AT_TX: the taken frame's fragments are reported one per cycle
+            if (RELEASE_AT_TX != 0)
+                rel_pending <= rel_pending - {7'd0, rel_pending != 0}
+                             + (frame_pop ? {1'b0, fq[fq_rd_c][24:18]} : 8'd0);
             tags_used <= tags_used_c + {4'd0, issue_valid} - {4'd0, retire_go};
             fq_cnt <= fq_cnt_c + {9'd0, retire_go && tag_eop[retire_ptr_c]} - {9'd0, frame_pop};
             if (frame_pop) fq_rd <= fq_rd_c + 9'd1;

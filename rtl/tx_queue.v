@@ -52,7 +52,12 @@
 module tx_queue #(
     parameter AW = 16,
     parameter FMT = 0,                   // 0 legacy (8254x), 1 advanced (82599)
-    parameter [6:0] CACHE = 7'd64        // on-chip descriptors: 64 (82546), 40 (82599)
+    parameter [6:0] CACHE = 7'd64,       // on-chip descriptors: 64 (82546), 40 (82599)
+    // 82599 model: the whole on-chip buffer must be empty (every descriptor
+    // transmitted and written back) for a fetch without prefetch, and two
+    // descriptor fetches may be outstanding (docs/rtl.md, "82599 TX
+    // descriptor residency").  0 on the 82546.
+    parameter FETCH2 = 0
 ) (
     input  wire          clk,
     input  wire          prst,           // power-on reset (the write-back stream)
@@ -116,6 +121,8 @@ module tx_queue #(
     reg [6:0]   n_wb, n_iss, n_rdy, n_inf;
     reg         f_busy;           // a descriptor fetch is outstanding
     reg [6:0]   f_left;           // descriptors still to arrive
+    reg         f2_valid;         // FETCH2: a second fetch queued behind it
+    reg [6:0]   f2_n;             //   of this many descriptors
     reg [15:0]  pkt_bytes;        // bytes of the current packet issued so far
     reg         pkt_drop;         // the current packet does not fit the buffer
     reg         armed, armed_ide, flush;
@@ -203,8 +210,10 @@ module tx_queue #(
 
     // ---------------- DMA decisions (one per cycle, by priority) ----------------
     wire do_wb      = wb_status || wb_burst;
-    wire fetch_c    = en && !f_busy && n_fetch != 0;
-    wire fetch0_c   = fetch_c && onchip == 0;
+    // FETCH2 (the 82599): a prefetch may be issued while one fetch is in
+    // flight, so two are outstanding; completions arrive in request order
+    wire fetch_c    = en && (!f_busy || (FETCH2 != 0 && !f2_valid)) && n_fetch != 0;
+    wire fetch0_c   = fetch_c && (FETCH2 != 0 ? occ == 0 : onchip == 0);
     wire pref_c     = fetch_c && pth != 0 && {2'b0, onchip} < pth && avail >= {7'd0, hth};
     wire do_fetch0  = !do_wb && fetch0_c && port_free;
     wire do_pref    = !do_wb && !do_fetch0 && pref_c && port_free;
@@ -242,7 +251,7 @@ module tx_queue #(
     // block-start copies (see the sequential block)
     reg [6:0]   f_left_c, n_wb_c;
     reg [17:0]  tadv_cnt_c, tidv_cnt_c;
-    reg         tadv_run_c, tidv_run_c, f_busy_c, flush_c, armed_c;
+    reg         tadv_run_c, tidv_run_c, f_busy_c, flush_c, armed_c, f2_valid_c;
     reg [15:0]  rel_idx_c, fetch_idx_c;
     reg [5:0]   rel_slot_c;
 
@@ -255,6 +264,7 @@ module tx_queue #(
     always @(posedge clk) begin
         f_left_c = f_left; tadv_cnt_c = tadv_cnt; tidv_cnt_c = tidv_cnt; tadv_run_c = tadv_run;
         tidv_run_c = tidv_run; rel_idx_c = rel_idx; f_busy_c = f_busy; flush_c = flush; armed_c = armed;
+        f2_valid_c = f2_valid;
         fetch_idx_c = fetch_idx; rel_slot_c = rel_slot; n_wb_c = n_wb;
         txdw_set <= 1'b0;
         txqe_set <= 1'b0;
@@ -293,7 +303,7 @@ module tx_queue #(
             fetch_idx <= 16'd0;
             rel_slot <= 0;
             n_wb <= 0; n_iss <= 0; n_rdy <= 0; n_inf <= 0;
-            f_busy <= 0; f_left <= 0;
+            f_busy <= 0; f_left <= 0; f2_valid <= 0; f2_n <= 0;
             pkt_bytes <= 0; pkt_drop <= 0;
             armed <= 0; armed_ide <= 0; flush <= 0;
             tidv_run <= 0; tadv_run <= 0; tidv_cnt <= 0; tadv_cnt <= 0;
@@ -333,7 +343,12 @@ module tx_queue #(
                 if (f_left_c >= 7'd2)
                     cache[fill_slot + 6'd1] <= dcpl_data[255:128];
                 f_left <= f_left_c - f_got;
-                if (f_left <= 7'd2) f_busy <= 1'b0;
+                if (f_left <= 7'd2) begin
+                    // the current fetch ends: the queued one becomes current
+                    f_busy <= f2_valid_c;
+                    f_left <= f2_n;
+                    f2_valid <= 1'b0;
+                end
             end
 
             // ---- write-back ----
@@ -384,8 +399,14 @@ module tx_queue #(
                 req_valid <= 1'b1; req_write <= 1'b0; req_tag <= DESC_TAG;
                 req_addr <= tdba + {44'd0, fetch_idx_c, 4'd0};
                 req_len <= {n_fetch[11:0], 4'd0};
-                f_busy <= 1'b1;
-                f_left <= n_fetch[6:0];
+                if (!f_busy_c || (dcpl_valid && f_left_c <= 7'd2 && !f2_valid_c)) begin
+                    // nothing outstanding after this edge: this one is current
+                    f_busy <= 1'b1;
+                    f_left <= n_fetch[6:0];
+                end else begin
+                    f2_valid <= 1'b1;
+                    f2_n <= n_fetch[6:0];
+                end
                 fetch_idx <= ring_add(fetch_idx_c, n_fetch);
             end
 

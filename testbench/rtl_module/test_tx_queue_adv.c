@@ -37,10 +37,9 @@ static struct env {
     txq_out out;
     uint8_t ring[RING * 16];
     uint32_t hwb;                 /* the head write-back dword in host memory */
-    /* descriptor read in flight */
-    int dfetch;                   /* 1 while a descriptor read is answered */
-    uint64_t daddr;
-    uint32_t dleft, dwait;
+    /* descriptor reads in flight, answered in request order */
+    struct dread { uint64_t addr; uint32_t left, due; } dq[4];
+    unsigned dq_head, dq_n, max_dq;
     /* fragments issued, retired in order */
     uint32_t frag_due[64];
     uint32_t frag_head, frag_n;
@@ -102,11 +101,12 @@ static void step(void)
     txq_in *in = &e.in;
     /* a descriptor beat is due */
     in->dcpl_valid = 0;
-    if (e.dfetch && e.dwait == 0) {
+    struct dread *dr = &e.dq[e.dq_head % 4];
+    if (e.dq_n && dr->due <= e.cycle) {
         in->dcpl_valid = 1;
         memset(in->dcpl_data, 0, 32);
-        uint32_t n = e.dleft >= 2 ? 2 : e.dleft;
-        memcpy(in->dcpl_data, e.ring + (e.daddr - TDBA), n * 16);
+        uint32_t n = dr->left >= 2 ? 2 : dr->left;
+        memcpy(in->dcpl_data, e.ring + (dr->addr - TDBA), n * 16);
     }
     /* the oldest fragment is done */
     in->frag_done = e.frag_n && e.frag_due[e.frag_head % 64] <= e.cycle;
@@ -119,13 +119,13 @@ static void step(void)
     const txq_out *o = &e.out;
 
     if (in->dcpl_valid) {
-        uint32_t n = e.dleft >= 2 ? 2 : e.dleft;
-        e.daddr += n * 16;
-        e.dleft -= n;
-        if (e.dleft == 0)
-            e.dfetch = 0;
-    } else if (e.dfetch) {
-        e.dwait--;
+        uint32_t n = dr->left >= 2 ? 2 : dr->left;
+        dr->addr += n * 16;
+        dr->left -= n;
+        if (dr->left == 0) {
+            e.dq_head++;
+            e.dq_n--;
+        }
     }
     if (in->frag_done) {
         e.frag_head++;
@@ -146,13 +146,13 @@ static void step(void)
             e.wcur->len = o->req_len;
             e.wgot = 0;
         } else if (o->req_tag == 0x10) {
-            CU_ASSERT_FATAL(!e.dfetch);             /* one descriptor read at a time */
-            e.dfetch = 1;
-            e.daddr = o->req_addr;
-            e.dleft = o->req_len / 16u;
-            e.dwait = LAT;
+            CU_ASSERT_FATAL(e.dq_n < 2);             /* at most two descriptor reads */
+            CU_ASSERT_FATAL(e.fetches < MAXEV);
+            e.dq[(e.dq_head + e.dq_n++) % 4] = (struct dread){ o->req_addr, o->req_len / 16u, e.cycle + LAT };
+            if (e.dq_n > e.max_dq)
+                e.max_dq = e.dq_n;
             e.fetch_cycle[e.fetches] = e.cycle;
-            e.fetch_descs[e.fetches++] = e.dleft;
+            e.fetch_descs[e.fetches++] = o->req_len / 16u;
         } else {
             e.data_reads++;
         }
@@ -310,6 +310,59 @@ static void test_prefetch_threshold(void)
     CU_ASSERT(without > 3 * LAT);
 }
 
+/* The 82599 model (FETCH2): two descriptor reads may be outstanding.  With
+ * PTHRESH 32 / HTHRESH 1, a tail bump while the first read is in flight
+ * starts a second read at once; the descriptors of both arrive in ring
+ * order and all 30 are sent. */
+static void test_two_fetches_outstanding(void)
+{
+    env_up(32, 1, 0, 0);
+    for (unsigned k = 0; k < 30; k++)
+        put_desc(k, 0x100000 + k * 0x800, 60 + k, DTYP_DATA | DCMD_IFCS | DCMD_EOP | DCMD_RS);
+    e.in.tdt = 10;
+    while (e.fetches < 1)
+        step();
+    e.in.tdt = 30;
+    run(LAT / 2);
+    CU_ASSERT_EQUAL(e.fetches, 2);
+    CU_ASSERT_EQUAL(e.max_dq, 2);
+    CU_ASSERT(e.fetch_cycle[1] < e.fetch_cycle[0] + LAT);
+    CU_ASSERT_EQUAL(e.fetch_descs[0], 10);
+    CU_ASSERT_EQUAL(e.fetch_descs[1], 20);
+    run(1500);
+    CU_ASSERT_EQUAL_FATAL(e.nissues, 30);
+    for (unsigned k = 0; k < 30; k++)
+        CU_ASSERT_EQUAL(e.issues[k].len, 60 + k);      /* ring order across both reads */
+    CU_ASSERT_EQUAL(e.out.tdh, 30);
+    env_down();
+}
+
+/* Without prefetch (PTHRESH 0) the 82599 model fetches into an empty cache
+ * only: every descriptor done and written back, not merely handed to the
+ * data engine.  Four descriptors are issued; a tail bump right then waits
+ * until the last of them is done (LAT cycles after its issue) and its
+ * status is written. */
+static void test_fetch_waits_for_empty_cache(void)
+{
+    env_up(0, 0, 0, 0);
+    for (unsigned k = 0; k < 8; k++)
+        put_desc(k, 0x100000 + k * 0x800, 60, DTYP_DATA | DCMD_IFCS | DCMD_EOP | DCMD_RS);
+    e.in.tdt = 4;
+    while (e.nissues < 4 && e.cycle < 1000)
+        step();
+    uint32_t last_issue = e.cycle - 1;
+    e.in.tdt = 8;
+    while (e.fetches < 2 && e.cycle < 2000)
+        step();
+    CU_ASSERT_EQUAL_FATAL(e.fetches, 2);
+    CU_ASSERT(e.fetch_cycle[1] >= last_issue + LAT);
+    CU_ASSERT(e.nwrites >= 4);                         /* the four status writes came first */
+    run(500);
+    CU_ASSERT_EQUAL(e.nissues, 8);
+    CU_ASSERT_EQUAL(e.out.tdh, 8);
+    env_down();
+}
+
 /* WTHRESH 8: three RS packets wait in the batch; TXDCTL.SWFLSH (a one-cycle
  * strobe) writes them back at once, in one write of whole descriptors. */
 static void test_software_flush(void)
@@ -345,6 +398,8 @@ static void register_suites(void)
     CU_add_test(s, "CacheOf40", test_cache_of_40);
     CU_add_test(s, "PrefetchThreshold", test_prefetch_threshold);
     CU_add_test(s, "SoftwareFlush", test_software_flush);
+    CU_add_test(s, "TwoFetchesOutstanding", test_two_fetches_outstanding);
+    CU_add_test(s, "FetchWaitsForEmptyCache", test_fetch_waits_for_empty_cache);
 }
 
 int main(int argc, char **argv)
