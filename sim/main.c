@@ -26,7 +26,7 @@ static const char usage[] =
     "      wall-clock second, the slowdown against real time and the peak resident\n"
     "      memory.  A list file has one benchmark a line: NAME SCENARIO [key=value ...]\n"
     "      ('#' starts a comment).  The JSON is {\"rows\": [...]}.\n"
-    "  nicsim validate e1000 [section.key=value ...] [--json FILE]\n"
+    "  nicsim validate e1000|ixgbe [section.key=value ...] [--json FILE]\n"
     "      Run the scenarios of the 82546 reference tables (testbench/reference/) and\n"
     "      print reference against simulated with the error per row, then each\n"
     "      routing row's netstat -i and interrupt counts beside the seed's; exit\n"

@@ -226,6 +226,11 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
     }
     if (aborted)
         a->st.master_aborts++;
+    if (last && tag == NIC_TAG_TX_DESC && a->txd_inflight[func]) {
+        a->st.txd_fetch_ps[func] += t - a->txd_issue[func][0];
+        a->txd_issue[func][0] = a->txd_issue[func][1];
+        a->txd_inflight[func]--;
+    }
     if (a->cq_len != before)
         nic_adapter_wake(a, t, func);
 }
@@ -299,6 +304,11 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         } else {
             a->st.dma_reads++;
             a->st.dma_read_bytes += o->req_len;
+            if (o->req_tag == NIC_TAG_TX_DESC && a->txd_inflight[o->req_func] < NIC_TXD_INFLIGHT) {
+                a->txd_issue[o->req_func][a->txd_inflight[o->req_func]++] = t;
+                a->st.txd_fetches[o->req_func]++;
+                a->st.txd_descs[o->req_func] += o->req_len / 16u;
+            }
             host_bus_dma_read(&a->bus, o->req_func, o->req_tag, o->req_addr, o->req_len, t);
         }
     }

@@ -69,10 +69,28 @@ typedef struct nic_adapter_stats {
     uint64_t irq_asserts[NIC_RTL_PORTS];
     uint64_t rx_frames[NIC_RTL_PORTS];  /* received frames handed to the MAC */
     uint64_t rx_dropped[NIC_RTL_PORTS]; /* received frames the adapter could not queue */
+    /* TX descriptor fetches (DMA reads with tag NIC_TAG_TX_DESC): how many,
+     * how many descriptors, and the summed time from the request to its
+     * last data (what a fetch costs the queue: docs/rtl.md, "82599 TX
+     * descriptor residency") */
+    uint64_t txd_fetches[NIC_RTL_PORTS], txd_descs[NIC_RTL_PORTS];
+    ps_t txd_fetch_ps[NIC_RTL_PORTS];
 } nic_adapter_stats;
+
+/* The RTL's tag of TX descriptor reads, in both personalities
+ * (rtl/e1000_func.v and rtl/ixgbe_func.v: 0..15 packet data, 0x10 TX
+ * descriptors, 0x11 RX descriptors). */
+#define NIC_TAG_TX_DESC 0x10u
+/* TX descriptor reads a function may have outstanding (tx_queue: one, or
+ * two with FETCH2) */
+#define NIC_TXD_INFLIGHT 2
 
 typedef struct nic_adapter {
     sched *s;
+    /* issue times of the TX descriptor reads in flight, oldest first
+     * (their completions arrive in request order) */
+    ps_t txd_issue[NIC_RTL_PORTS][NIC_TXD_INFLIGHT];
+    unsigned txd_inflight[NIC_RTL_PORTS];
     host_bus bus;               /* the bus the card sits on */
     host_mem *mem;
     link_wire *links[NIC_RTL_PORTS];

@@ -43,6 +43,38 @@ static double port_mbps(const sim_port *sp)
     return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
 }
 
+/* Fraction of the time from the first preamble to the end of the last gap
+ * that the wire carried bits (preamble, frame, FCS, gap). */
+static double wire_busy(const sim_port *sp)
+{
+    const link_wire *w = &sp->wire;
+    if (!w->frames || w->last_end <= w->first_start)
+        return 0;
+    return (double)w->wire_bytes * (double)w->byte_ps / (double)(w->last_end - w->first_start);
+}
+
+/* A port's TX descriptor fetches: count, descriptors per fetch, mean time
+ * from request to last descriptor, mean time between fetches (over the
+ * time its frames occupied the wire). */
+typedef struct txd_view {
+    uint64_t fetches;
+    double per_fetch, fetch_ns, every_ns;
+} txd_view;
+
+static txd_view txd_of(const sim_port *sp)
+{
+    const nic_adapter_stats *st = &sp->card->nic.st;
+    txd_view v = { st->txd_fetches[sp->func], 0, 0, 0 };
+    if (v.fetches) {
+        v.per_fetch = (double)st->txd_descs[sp->func] / (double)v.fetches;
+        v.fetch_ns = (double)st->txd_fetch_ps[sp->func] / 1e3 / (double)v.fetches;
+        const link_wire *w = &sp->wire;
+        if (w->last_end > w->first_start)
+            v.every_ns = (double)(w->last_end - w->first_start) / 1e3 / (double)v.fetches;
+    }
+    return v;
+}
+
 double report_tx_pps(const nicsim_system *sys)
 {
     double s = 0;
@@ -174,6 +206,24 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
                 (unsigned long long)sys->port[p].card->nic.st.irq_asserts[sys->port[p].func],
                 (unsigned long long)sys->port[p].irqs_handled);
 
+    /* why a queue reaches line rate or not: how its descriptors come in */
+    int any_txd = 0;
+    for (int p = 0; p < sys->nports; p++)
+        any_txd |= sys->port[p].wire.frames && txd_of(&sys->port[p]).fetches;
+    if (any_txd) {
+        fprintf(f, "\nTX descriptor fetches (fetch: request to last descriptor; every: wire time / fetches)\n"
+                   "%-6s %10s %11s %10s %10s %11s\n", "Iface", "fetches", "descs/fetch", "fetch-ns",
+                "every-ns", "wire-busy%");
+        for (int p = 0; p < sys->nports; p++) {
+            const sim_port *sp = &sys->port[p];
+            txd_view v = txd_of(sp);
+            if (sp->wire.frames && v.fetches)
+                fprintf(f, "%-6s %10llu %11.1f %10.0f %10.0f %11.1f\n", report_ifname(p),
+                        (unsigned long long)v.fetches, v.per_fetch, v.fetch_ns, v.every_ns,
+                        100 * wire_busy(sp));
+        }
+    }
+
     for (int i = 0; i < sys->ncards; i++) {
         if (sys->card[i].pcie) {
             pcie_report_text(f, sys, i);
@@ -249,6 +299,13 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
+        cJSON_AddNumberToObject(o, "wire_busy", wire_busy(sp));
+        txd_view v = txd_of(sp);
+        cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");
+        cJSON_AddNumberToObject(txd, "count", (double)v.fetches);
+        cJSON_AddNumberToObject(txd, "descs_per_fetch", v.per_fetch);
+        cJSON_AddNumberToObject(txd, "fetch_ns", v.fetch_ns);
+        cJSON_AddNumberToObject(txd, "every_ns", v.every_ns);
         cJSON_AddStringToObject(o, "pcap", sp->pcap_path);
         cJSON_AddItemToArray(ports, o);
     }

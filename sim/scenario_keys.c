@@ -50,6 +50,7 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "irq_entry_ns",     SCN_DOUBLE, "1000",      "0",    "1000000", NULL, "interrupt entry: vector, save, handler dispatch" },
     { "cpu",    "irq_exit_ns",      SCN_DOUBLE, "300",       "0",    "1000000", NULL, "interrupt exit" },
     { "cpu",    "cost_pktgen_pkt",  SCN_DOUBLE, "600",       "0",    "1000000", NULL, "named cost, cycles: pktgen's host work per packet" },
+    { "cpu",    "cost_pktgen_gettimeofday", SCN_DOUBLE, "0", "0",  "1000000", NULL, "named cost, cycles: the per-packet wall-clock read of pktgen before its 2009 ktime/hrtimer patch (pktgen.clock = gettimeofday)" },
     { "cpu",    "cost_skb_alloc",   SCN_DOUBLE, "300",       "0",    "1000000", NULL, "named cost, cycles: allocate a packet buffer" },
     { "cpu",    "cost_skb_free",    SCN_DOUBLE, "200",       "0",    "1000000", NULL, "named cost, cycles: free a packet buffer" },
     { "cpu",    "cost_skb_alloc_small", SCN_DOUBLE, "250",   "0",    "1000000", NULL, "named cost, cycles: allocate a small buffer for a copybreak copy" },
@@ -73,12 +74,14 @@ const scenario_key nicsim_keys[] = {
     { "driver", "tidv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "TIDV, 1.024 us units (Linux: 8)" },
     { "driver", "tadv",             SCN_UINT,   "32",        "0",    "65535",   NULL, "TADV, 1.024 us units (Linux: 32)" },
     { "driver", "itr",              SCN_UINT,   "195",       "0",    "65535",   NULL, "ITR, 256 ns units (195 = 20000 interrupts/s, Linux's start)" },
+    { "driver", "eitr_us",          SCN_UINT,   "0",         "0",    "1022",    NULL, "82599 EITR(0) interval, us (ethtool -C rx-usecs; 0 = no throttling); with WTHRESH > 0 it also flushes batched write-backs" },
 
     { "pktgen", "ports",            SCN_ENUM,   "0",         NULL,   NULL,      "0|1|2|3|both|all", "ports that run pktgen, each on its own CPU (both = eth0 and eth1)" },
     { "pktgen", "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "Ethernet frame size incl. the 4-byte FCS" },
     { "pktgen", "burst",            SCN_UINT,   "1",         "1",    "4096",    NULL, "tail write once per N packets (xmit_more)" },
     { "pktgen", "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "packets per port (0 = until duration_us)" },
     { "pktgen", "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "stop after this long (0 = until count)" },
+    { "pktgen", "clock",            SCN_ENUM,   "ktime",     NULL,   NULL,      "ktime|gettimeofday", "pktgen's clock: ktime (with the 2009 monotonic-clock/hrtimer patch of seed 003) or gettimeofday (without it: cpu.cost_pktgen_gettimeofday per packet)" },
     { "pktgen", "clone",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "resend one buffer (clone_skb) instead of a fresh one per packet" },
 
     { "router", "cpus",             SCN_UINT,   "2",         "1",    "2",       NULL, "1: one CPU serves every pair; 2: one CPU per pair (eth0->eth1, eth2->eth3)" },

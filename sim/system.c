@@ -186,6 +186,11 @@ static int bring_up_ixgbe(sim_port *sp, struct pktgen_txops *tx)
                  rc == IXGBE_ERR_PARAM ? ": driver.tx_ring must be a power of 2, 64..4096" : "");
         return -1;
     }
+    /* the interval before the mask: no interrupt comes unthrottled */
+    if (ixgbe_set_eitr(&sp->ixdev, 0, sp->eitr_us) != 0) {
+        snprintf(sp->err, sizeof sp->err, "port %d: driver.eitr_us %u out of range", p, sp->eitr_us);
+        return -1;
+    }
     ixgbe_irq_enable(&sp->ixdev, 1u << 0);
     pktgen_bind_ixgbe(tx, &sp->ixtxq);
     return 0;
@@ -382,7 +387,7 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     p->irq_entry_ns = scenario_double(sc, "cpu", "irq_entry_ns");
     p->irq_exit_ns = scenario_double(sc, "cpu", "irq_exit_ns");
     static const char *const named[] = {
-        "pktgen_pkt", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
+        "pktgen_pkt", "pktgen_gettimeofday", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
         "fib_lookup", "ip_forward",
     };
     for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
@@ -502,6 +507,7 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     driver_options_dev(sc, &sp->dopt);
     driver_options_tx(sc, &sp->topt);
     driver_options_ixgbe(sc, &sp->ixdopt, &sp->ixtopt);
+    sp->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
     struct pktgen_opts *po = &sp->po;
     pktgen_default_opts(po);
     po->count = scenario_uint(sc, "pktgen", "count");
@@ -509,6 +515,7 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
     po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
     po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+    po->old_clock = strcmp(scenario_str(sc, "pktgen", "clock"), "gettimeofday") == 0;
     po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
     po->src_mac[5] = (uint8_t)(1 + 2 * sp->index);
     po->dst_mac[5] = (uint8_t)(2 + 2 * sp->index);

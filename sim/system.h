@@ -100,6 +100,7 @@ typedef struct sim_port {
     /* the same for an 82599 port */
     struct ixgbe_dev_opts ixdopt;
     struct ixgbe_tx_opts ixtopt;
+    unsigned eitr_us;                /* EITR(0) interval programmed at bring-up */
     struct ixgbe_dev ixdev;
     struct ixgbe_txq ixtxq;
     int ixtxq_up;

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "report.h"
+#include "validate.h"
 
 #define ROUTER_SCENARIO "testbench/scenarios/e1000-router.ini"
 #define PKTGEN_SCENARIO "testbench/scenarios/e1000-pktgen-2004.ini"
@@ -18,17 +19,9 @@
 #define ROW_TOLERANCE_PCT 10.0
 #define MEAN_TOLERANCE_PCT 5.0
 
-typedef struct csv {
-    char *cols[32];
-    int ncols;
-    char *rows[64][32];
-    int nrows;
-    char *buf;
-} csv;
-
 /* A small reader for the reference CSVs: '#' comment lines, a header, plain
  * comma-separated fields (no quoting: the tables have none). */
-static int csv_load(const char *path, csv *c, char *err, size_t n)
+int csv_load(const char *path, csv *c, char *err, size_t n)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
@@ -75,7 +68,7 @@ static int csv_load(const char *path, csv *c, char *err, size_t n)
     return 0;
 }
 
-static const char *csv_get(const csv *c, int row, const char *col)
+const char *csv_get(const csv *c, int row, const char *col)
 {
     for (int i = 0; i < c->ncols; i++)
         if (!strcmp(c->cols[i], col))
@@ -106,7 +99,7 @@ typedef struct vrow {
 
 /* The command that reproduces one row: progress on stderr that a user can
  * paste to run the row alone. */
-static void print_row_command(const char *what, const char *path, char **ov, int n)
+void print_row_command(const char *what, const char *path, char **ov, int n)
 {
     fprintf(stderr, "[%s] build/nicsim run %s", what, path);
     for (int i = 0; i < n; i++)
@@ -115,7 +108,7 @@ static void print_row_command(const char *what, const char *path, char **ov, int
 }
 
 /* Run one scenario with overrides; fills *out with the JSON report.  0 ok. */
-static int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, size_t errlen)
+int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, size_t errlen)
 {
     scenario *sc = cli_load(path, n, ov, err, errlen);
     if (!sc)
@@ -132,7 +125,7 @@ static int run_scenario(const char *path, char **ov, int n, cJSON **out, char *e
     return 0;
 }
 
-static double jnum(const cJSON *j, const char *a, int i, const char *b)
+double jnum(const cJSON *j, const char *a, int i, const char *b)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(j, a);
     const cJSON *o = cJSON_GetArrayItem(arr, i);
@@ -238,8 +231,10 @@ static double router_kpps(const cJSON *j, double kpps_in)
 int cmd_validate(const cli *c)
 {
     char err[1024];
+    if (c->scenario && !strcmp(c->scenario, "ixgbe"))
+        return validate_ixgbe(c);
     if (!c->scenario || strcmp(c->scenario, "e1000") != 0) {
-        fprintf(stderr, "nicsim validate: expected 'e1000' (the 82599 tables come with its issue)\n");
+        fprintf(stderr, "nicsim validate: expected 'e1000' or 'ixgbe'\n");
         return EXIT_USAGE;
     }
     vrow rows[64];

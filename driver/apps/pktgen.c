@@ -115,6 +115,7 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct pktgen_txops
     *pg = (struct pktgen){ .pd = d, .tx = *tx, .opts = *o, .len = o->size - 4,
                            .state = PKTGEN_RUN, .tdt_base = tx->tdt_writes(tx->q) };
     pg->c_pkt = plat_cost_id(d, "pktgen_pkt");
+    pg->c_clock = o->old_clock ? plat_cost_id(d, "pktgen_gettimeofday") : -1;
     pg->c_poll = plat_cost_id(d, "napi_poll");
     pg->c_alloc = plat_cost_id(d, "skb_alloc");
     pg->c_free = plat_cost_id(d, "skb_free");
@@ -280,6 +281,8 @@ static void send_burst(struct pktgen *pg)
             return;
         }
         plat_charge(pg->pd, pg->c_pkt);
+        if (o->old_clock)
+            plat_charge(pg->pd, pg->c_clock);
         plat_count_packets(pg->pd, 1);
         pg->stats.sent++;
         pg->seq++;

@@ -102,6 +102,9 @@ struct pktgen_opts {
                                    sends nothing); 0 = pktgen reclaims itself when fewer
                                    than clean_thresh descriptors are free (default) */
     uint64_t drain_timeout_ns;  /* bound on the final wait for reclaim; default 1 s */
+    uint8_t old_clock;          /* 1 = pktgen before the 2009 monotonic-clock / hrtimer patch
+                                   (seed 003): a wall-clock read per packet, charged as the
+                                   named cost "pktgen_gettimeofday"; 0 = patched (default) */
 };
 
 struct pktgen_stats {
@@ -139,7 +142,7 @@ struct pktgen {
     uint64_t start_ns, drain_start_ns;
     enum pktgen_state state;
     uint64_t tdt_base;
-    plat_cost c_pkt, c_alloc, c_free, c_poll;
+    plat_cost c_pkt, c_clock, c_alloc, c_free, c_poll;
     struct pktgen_stats stats;
 };
 
