@@ -75,17 +75,23 @@ $(BUILD)/vlrt/%.o: $(VL_ROOT)/include/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(VL_CXXFLAGS) -c $< -o $@
 
+# The Verilated models are built for this machine's CPU (-march=native:
+# about 4 % off a 64-byte 82599 run's wall time, measured): the binary is
+# built where it runs, and the models do integer arithmetic only, so results
+# do not depend on it.
+VL_OPT_FAST := -O3 -fno-stack-protector -march=native
+
 $(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(VL_DIR)
 	$(VERILATOR) $(VL_FLAGS) $(RTL_SRCS)
 	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
-	  OPT_FAST="-O3 -fno-stack-protector" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
+	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
 
 $(VL_DIR_82599)/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(VL_DIR_82599)
 	$(VERILATOR) $(VL_FLAGS_82599) $(RTL_SRCS)
 	$(MAKE) -s -C $(VL_DIR_82599) -f Vnic82599.mk Vnic82599__ALL.a \
-	  OPT_FAST="-O3 -fno-stack-protector" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
+	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) -g"
 
 $(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a
 	@mkdir -p $(dir $@)

@@ -102,7 +102,8 @@ module nic82546 (
         cvalid_q     <= rst_n && dma_cvalid;
         cfunc_q      <= dma_cfunc;
         ctag_q       <= dma_ctag;
-        cdata_q      <= dma_cdata;
+        // the beat's data only with a beat (a 256-bit copy per cycle otherwise)
+        if (dma_cvalid) cdata_q <= dma_cdata;
     end
     reg [1:0]   rxv_q, rxl_q, rxc_q;
     reg [11:0]  rxn_q;

@@ -3,7 +3,9 @@
 // template over the model's class, so each model's calls are direct.
 #include "nic_rtl.h"
 #include "Vnic82546.h"
+#include "Vnic82546___024root.h"
 #include "Vnic82599.h"
+#include "Vnic82599___024root.h"
 #include "verilated.h"
 #include <cstring>
 #include <new>
@@ -51,6 +53,31 @@ template <class T>
     o->idle = t->idle;
 }
 
+// The falling edge without an eval().  No block of either model is
+// sensitive to it (every flop is posedge; no logic reads a clock's level),
+// yet a second eval() per cycle re-runs all input-driven logic for nothing
+// (10 % of a 64-byte 82599 run's instructions, measured with callgrind).
+// So the clocks go low and Verilator's edge detector is told they did: its
+// "previous value" variables are Verilator 5's generated names for these
+// tops' clock nets, and a renamed net fails the build here, not silently.
+// The same outputs, byte for byte: `make test` runs every model this way.
+#define NICSIM_CLOCKS_LOW(r, top)                                                              \
+    do {                                                                                        \
+        (r)->__Vtrigrprev__TOP__clk = 0;                                                        \
+        (r)->__Vtrigrprev__TOP__##top##__DOT____Vcellinp__g_func__BRA__0__KET____DOT__fn__clk = 0; \
+        (r)->__Vtrigrprev__TOP__##top##__DOT____Vcellinp__g_func__BRA__1__KET____DOT__fn__clk = 0; \
+    } while (0)
+
+static inline void clocks_low(Vnic82546 *t)
+{
+    NICSIM_CLOCKS_LOW(t->rootp, nic82546);
+}
+
+static inline void clocks_low(Vnic82599 *t)
+{
+    NICSIM_CLOCKS_LOW(t->rootp, nic82599);
+}
+
 template <class T>
 static void edge(nic_rtl *n, T *t, uint8_t func_en)
 {
@@ -59,7 +86,7 @@ static void edge(nic_rtl *n, T *t, uint8_t func_en)
     t->eval();
     t->clk = 0;
     t->func_clk = 0;
-    t->eval();
+    clocks_low(t);
     n->cycles++;
 }
 
@@ -92,7 +119,8 @@ template <class T>
     t->dma_cvalid = in->cpl_valid;
     t->dma_cfunc = in->cpl_func;
     t->dma_ctag = in->cpl_tag;
-    memcpy(t->dma_cdata.data(), in->cpl_data, NIC_RTL_BEAT);
+    if (in->cpl_valid)          // the RTL takes the data only with a beat
+        memcpy(t->dma_cdata.data(), in->cpl_data, NIC_RTL_BEAT);
     t->mac_tx_ready = in->mac_tx_ready & 3;
     t->mac_rx_valid = in->mac_rx_valid & 3;
     if (in->mac_rx_valid & 3) {
