@@ -5,65 +5,10 @@
  * NAPI loop and router app. */
 #include "app_router.h"
 #include "driver_options.h"
+#include "link_partner.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------- the link partners ---------------- */
-
-/* The frame in sp->gf has fully arrived: hand it to the NIC and fetch the next. */
-static void gen_arrival(void *ctx, uint64_t arg)
-{
-    sim_port *sp = ctx;
-    (void)arg;
-    nic_adapter_rx_frame(&sp->card->nic, sp->func, sp->gf.t_end, sp->gf.data, sp->gf.len, sp->gf.crc_ok);
-    if (!sp->gen_last)
-        sp->gen_first = sp->gf.t_end;
-    sp->gen_last = sp->gf.t_end;
-    if (link_gen_next(sp->gen, &sp->gf))
-        sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);
-    else
-        sp->gen_done = 1;
-}
-
-static int gen_create(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
-{
-    const scenario *sc = sys->sc;
-    link_gen_cfg cfg;
-    link_gen_cfg_default(&cfg);
-    cfg.gbps = scenario_double(sc, "link", "gbps");
-    double kpps = scenario_double(sc, "gen", "kpps");
-    if (sp->index == 2 && scenario_double(sc, "gen", "eth2_kpps") > 0)
-        kpps = scenario_double(sc, "gen", "eth2_kpps");
-    cfg.rate_pps = (uint64_t)(kpps * 1000.0 + 0.5);
-    cfg.size = (uint32_t)scenario_uint(sc, "gen", "size");
-    cfg.flows = (uint32_t)scenario_uint(sc, "gen", "flows");
-    cfg.pkts_per_flow = (uint32_t)scenario_uint(sc, "gen", "pkts_per_flow");
-    cfg.count = scenario_uint(sc, "gen", "count");
-    cfg.duration = scenario_uint(sc, "gen", "duration_us") * PS_PER_US;
-    cfg.start = scenario_uint(sc, "gen", "start_us") * PS_PER_US;
-    cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
-    cfg.src_mac[5] = (uint8_t)(0x10 + sp->index);
-    cfg.dst_mac[5] = (uint8_t)(0x20 + sp->index);
-    char e[200];
-    sp->gen = link_gen_new(&cfg, e, sizeof e);
-    if (!sp->gen) {
-        snprintf(err, errlen, "gen (eth%d): %s", sp->index, e);
-        return -1;
-    }
-    return 0;
-}
-
-/* The link partner starts gen.start_us after the CPU serving the port has
- * brought it up (an operator starts the traffic once the router is up). */
-static void gen_go(sim_port *sp, ps_t up)
-{
-    link_gen_delay(sp->gen, up);
-    if (link_gen_next(sp->gen, &sp->gf))
-        sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);
-    else
-        sp->gen_done = 1;
-}
 
 /* ---------------- the CPUs ---------------- */
 
@@ -132,7 +77,7 @@ static int router_bring_up(sim_cpu *c)
     }
     for (int i = 0; i < c->nports; i++)
         if (c->ports[i]->router_in)
-            gen_go(c->ports[i], c->c.t);
+            link_partner_go(c->ports[i], c->c.t);
     return 0;
 }
 
@@ -203,7 +148,7 @@ int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, siz
         c->ports[c->nports++] = sp;
         sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
         router_port_options(sc, sp);
-        if (sp->router_in && gen_create(sys, sp, err, errlen) != 0)
+        if (sp->router_in && link_partner_create(sys, sp, err, errlen) != 0)
             return -1;
     }
     for (int k = 0; k < ncpu; k++) {

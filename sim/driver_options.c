@@ -27,10 +27,10 @@ void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)
 {
     e1000_rx_default_opts(o);
     o->ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
-    o->copybreak = (uint32_t)scenario_uint(sc, "router", "copybreak");
-    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "router", "prefetch_next_desc");
-    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_cur_hdr");
-    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "router", "prefetch_next_hdr");
+    o->copybreak = (uint32_t)scenario_uint(sc, "driver", "copybreak");
+    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_desc");
+    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_cur_hdr");
+    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_hdr");
     o->radv = (uint16_t)scenario_uint(sc, "driver", "radv");
     o->rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
 }
@@ -46,4 +46,14 @@ void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct i
     t->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
     t->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
     t->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+}
+
+void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
+{
+    ixgbe_rx_default_opts(o);
+    o->ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
+    o->copybreak = (uint32_t)scenario_uint(sc, "driver", "copybreak");
+    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_desc");
+    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_cur_hdr");
+    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_hdr");
 }

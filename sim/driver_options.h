@@ -8,6 +8,7 @@
 #include "../driver/e1000/e1000_rx.h"
 #include "../driver/ixgbe/ixgbe_dev.h"
 #include "../driver/ixgbe/ixgbe_tx.h"
+#include "../driver/ixgbe/ixgbe_rx.h"
 
 void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o);
 void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o);
@@ -15,5 +16,7 @@ void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o);
 /* The 82599's: the same [driver] keys, for the ixgbe core (its bring-up keeps
  * its defaults: ixy's packet-buffer sizes, CRC strip, 10 G serial link). */
 void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct ixgbe_tx_opts *t);
+/* the RX queue: driver.rx_ring, copybreak and the three prefetch points */
+void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o);
 
 #endif

@@ -75,6 +75,11 @@ static txd_view txd_of(const sim_port *sp)
     return v;
 }
 
+static const char *cpu_app_name(const sim_cpu *c)
+{
+    return c->router ? "router" : c->sink_port ? "sink" : "pktgen";
+}
+
 double report_tx_pps(const nicsim_system *sys)
 {
     double s = 0;
@@ -242,7 +247,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     for (int i = 0; i < sys->ncpus; i++) {
         const cpu *c = &sys->cpu[i].c;
         fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
-                sys->cpu[i].router ? "router" : "pktgen", report_ifname(sys->cpu[i].ports[0]->index),
+                cpu_app_name(&sys->cpu[i]), report_ifname(sys->cpu[i].ports[0]->index),
                 sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
             if (k == CPU_CAT_IDLE)
@@ -296,6 +301,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
         cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
         cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
+        cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
@@ -345,7 +351,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
-        cJSON_AddStringToObject(o, "app", sys->cpu[i].router ? "router" : "pktgen");
+        cJSON_AddStringToObject(o, "app", cpu_app_name(&sys->cpu[i]));
         cJSON *ports = cJSON_AddArrayToObject(o, "ports");
         for (int k = 0; k < sys->cpu[i].nports; k++)
             cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));

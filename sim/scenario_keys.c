@@ -7,7 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
-    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router", "what the CPUs run: pktgen on [pktgen] ports, or the router of [router]" },
+    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], or the sink of [sink] (receiving what [gen] sends)" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "2",       NULL, "82546 cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1), each on its own PCI-X segment" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
@@ -62,6 +62,10 @@ const scenario_key nicsim_keys[] = {
     { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
     { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
     { "driver", "radv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "RADV, 1.024 us units (Linux: 8)" },
+    { "driver", "copybreak",        SCN_UINT,   "256",       "0",    "2048",    NULL, "copy frames of at most this many bytes into a small buffer (0 = off)" },
+    { "driver", "prefetch_next_desc", SCN_BOOL, "true",      NULL,   NULL,      NULL, "prefetch point #1: the next RX descriptor" },
+    { "driver", "prefetch_cur_hdr", SCN_BOOL,   "true",      NULL,   NULL,      NULL, "prefetch point #2: the current buffer's packet header" },
+    { "driver", "prefetch_next_hdr", SCN_BOOL,  "false",     NULL,   NULL,      NULL, "prefetch point #5: the next buffer's packet header" },
     { "driver", "tx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "TX descriptors (multiple of 8)" },
     { "driver", "tx_prefetch",      SCN_BOOL,   "false",     NULL,   NULL,      NULL, "TX descriptor prefetch: program tx_pthresh/tx_hthresh (else 0/0 as Linux)" },
     { "driver", "tx_pthresh",       SCN_UINT,   "32",        "0",    "63",      NULL, "TXDCTL.PTHRESH used when tx_prefetch is on" },
@@ -85,14 +89,15 @@ const scenario_key nicsim_keys[] = {
     { "pktgen", "clone",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "resend one buffer (clone_skb) instead of a fresh one per packet" },
 
     { "router", "cpus",             SCN_UINT,   "2",         "1",    "2",       NULL, "1: one CPU serves every pair; 2: one CPU per pair (eth0->eth1, eth2->eth3)" },
-    { "router", "copybreak",        SCN_UINT,   "256",       "0",    "2048",    NULL, "copy frames of at most this many bytes into a small buffer (0 = off)" },
-    { "router", "prefetch_next_desc", SCN_BOOL, "true",      NULL,   NULL,      NULL, "prefetch point #1: the next RX descriptor" },
-    { "router", "prefetch_cur_hdr", SCN_BOOL,   "true",      NULL,   NULL,      NULL, "prefetch point #2: the current buffer's packet header" },
-    { "router", "prefetch_next_hdr", SCN_BOOL,  "false",     NULL,   NULL,      NULL, "prefetch point #5: the next buffer's packet header" },
     { "router", "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per port and round" },
     { "router", "rt_buckets",       SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache hash buckets (a power of two)" },
     { "router", "rt_max_entries",   SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache entries before the oldest are reused" },
     { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on without work before it stops" },
+
+    { "sink",   "port",             SCN_UINT,   "0",         "0",    "3",       NULL, "the port the link partner sends to; its own CPU receives (82546: e1000 core, 82599: ixgbe core)" },
+    { "sink",   "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per round" },
+    { "sink",   "touch",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "read each frame's first 64 bytes (the stack's header read)" },
+    { "sink",   "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last frame, how long the sink runs on without one before it stops" },
 
     { "gen",    "kpps",             SCN_DOUBLE, "1173",      "0",    "100000",  NULL, "offered rate per input port (eth0, eth2), kpps; 0 = line rate" },
     { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },

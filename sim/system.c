@@ -1,5 +1,6 @@
 #include "system.h"
 #include "app_router.h"
+#include "app_sink.h"
 #include "driver_options.h"
 #include "../driver/ixgbe/ixgbe_regs.h"
 #include <errno.h>
@@ -547,16 +548,17 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
 
     const char *ports = scenario_str(sc, "pktgen", "ports");
     int router = !strcmp(scenario_str(sc, "system", "app"), "router");
+    int sink = !strcmp(scenario_str(sc, "system", "app"), "sink");
     int ntx = 0;
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         sp->index = p;
         sp->card = &sys->card[p / 2];
         sp->func = p % 2;
-        sp->pktgen_on = !router && pktgen_wanted(ports, p);
+        sp->pktgen_on = !router && !sink && pktgen_wanted(ports, p);
         ntx += router ? p % 2 : sp->pktgen_on;
     }
-    if (ntx == 0) {
+    if (ntx == 0 && !sink) {
         snprintf(err, errlen, "pktgen.ports: '%s' names no port of the %d card(s)", ports, sys->ncards);
         return -1;
     }
@@ -595,6 +597,8 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     }
     if (router)
         return app_router_build(sys, &prof, err, errlen);
+    if (sink)
+        return app_sink_build(sys, &prof, err, errlen);
     /* pktgen: a CPU per transmitting port */
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
@@ -727,6 +731,8 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         sp->roc = read_stat(sys, sp, E1000_ROC, &t);
         sp->irqs_handled = sp->pg.stats.irqs;
         const sim_cpu *sc = sp->pd.sc;
+        if (sp->rx_sink_up)
+            sp->irqs_handled = sp->rx_sink.stats.irqs;
         if (sc && sc->router)               /* the router's NAPI: per port, as Linux counts */
             for (int i = 0; i < sc->nports; i++)
                 if (sc->ports[i] == sp)
@@ -774,6 +780,7 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
         if (sys->cpu[i].co_up)
             coroutine_free(&sys->cpu[i].co);
     app_router_free(sys);
+    app_sink_free(sys);
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (sp->pg_up)

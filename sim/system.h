@@ -31,6 +31,8 @@
 #include "../driver/ixgbe/ixgbe_tx.h"
 #include "../driver/apps/pktgen.h"
 #include "../driver/apps/router.h"
+#include "../driver/apps/sink.h"
+#include "../driver/ixgbe/ixgbe_rx.h"
 #include "../driver/e1000/e1000_rx.h"
 #include "../models/link_gen.h"
 
@@ -55,8 +57,9 @@ typedef struct sim_cpu {
     struct sim_port *ports[SYS_MAX_PORTS];
     int nports;
     struct router *router;      /* a router CPU's app (NULL for pktgen) */
-    ps_t drain;                 /* a router CPU runs on this long after its last input */
-    ps_t last_work;             /* router: when a step last did work */
+    struct sim_port *sink_port; /* a sink CPU's port (NULL for pktgen and router) */
+    ps_t drain;                 /* a router or sink CPU runs on this long after its last input */
+    ps_t last_work;             /* router, sink: when a step last did work */
 } sim_cpu;
 
 /* One 82546 card: its RTL and adapter, and its own PCI-X segment. */
@@ -111,6 +114,12 @@ typedef struct sim_port {
     int router_in, router_out;
     struct e1000_rx_opts ropt;
     struct e1000_rxq rxq;
+    /* a sink port: the 82599's RX queue (the 82546's is rxq) and the app */
+    struct ixgbe_rx_opts ixropt;
+    struct ixgbe_rxq ixrxq;
+    int ixrxq_up;
+    struct sink rx_sink;
+    int rx_sink_up;
     link_gen *gen;
     link_gen_frame gf;          /* the frame on its way */
     int gen_done;

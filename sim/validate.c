@@ -253,9 +253,9 @@ int cmd_validate(const cli *c)
                    *in2 = csv_get(&t, r, "input_kpps_eth2"), *ref = csv_get(&t, r, "throughput_kpps");
         char ov[5][80];
         char *ovp[8];
-        snprintf(ov[0], 80, "router.copybreak=%s", !strcmp(cb, "Y") ? "256" : "0");
+        snprintf(ov[0], 80, "driver.copybreak=%s", !strcmp(cb, "Y") ? "256" : "0");
         snprintf(ov[1], 80, "gen.flows=%s", fl);
-        snprintf(ov[2], 80, "router.prefetch_next_hdr=%s", strchr(pf, '5') ? "true" : "false");
+        snprintf(ov[2], 80, "driver.prefetch_next_hdr=%s", strchr(pf, '5') ? "true" : "false");
         snprintf(ov[3], 80, "gen.kpps=%s", in0);
         snprintf(ov[4], 80, "gen.eth2_kpps=%s", in2);
         for (int i = 0; i < 5; i++)

@@ -1,0 +1,142 @@
+/* The sink as a system: a link partner's generator ([gen]) sends to port
+ * sink.port, whose CPU brings the driver up (the e1000 core on an 82546,
+ * the ixgbe core on an 82599) and runs the sink app (driver/apps/sink.c)
+ * in NAPI cycles until the generator is done and the port has been quiet
+ * for sink.drain_us. */
+#include "app_sink.h"
+#include "driver_options.h"
+#include "link_partner.h"
+#include <stdio.h>
+#include <string.h>
+
+static int bring_up_e1000(sim_port *sp, struct sink_rxops *rx)
+{
+    int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: e1000 bring-up failed (%d)", sp->index, rc);
+        return -1;
+    }
+    rc = e1000_rxq_setup(&sp->rxq, &sp->dev, &sp->ropt, NULL);
+    sp->rxq_up = rc == 0;
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d)", sp->index, rc);
+        return -1;
+    }
+    sink_bind_e1000(rx, &sp->rxq);
+    return 0;
+}
+
+/* RX queue 0's cause is EICR bit 0 (rtl/ixgbe_intr.v's fixed mapping),
+ * throttled by EITR(0) = driver.eitr_us. */
+static int bring_up_ixgbe(sim_port *sp, struct sink_rxops *rx)
+{
+    int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: ixgbe bring-up failed (%d%s)", sp->index, rc,
+                 rc == IXGBE_ERR_LINK ? ": no link" : "");
+        return -1;
+    }
+    rc = ixgbe_rxq_setup(&sp->ixrxq, &sp->ixdev, 0, &sp->ixropt, NULL);
+    sp->ixrxq_up = rc == 0;
+    if (rc != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d%s)", sp->index, rc,
+                 rc == IXGBE_ERR_PARAM ? ": driver.rx_ring must be a power of 2, 64..4096" : "");
+        return -1;
+    }
+    if (ixgbe_set_eitr(&sp->ixdev, 0, sp->eitr_us) != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: driver.eitr_us %u out of range", sp->index, sp->eitr_us);
+        return -1;
+    }
+    ixgbe_irq_enable(&sp->ixdev, 1u << 0);
+    sink_bind_ixgbe(rx, &sp->ixrxq);
+    return 0;
+}
+
+static int sink_bring_up(sim_cpu *c)
+{
+    sim_port *sp = c->sink_port;
+    const scenario *sc = sp->pd.sys->sc;
+    struct sink_rxops rx;
+    int rc = sp->card->model == NIC_RTL_82599 ? bring_up_ixgbe(sp, &rx) : bring_up_e1000(sp, &rx);
+    if (rc != 0)
+        return -1;
+    struct sink_opts o;
+    sink_default_opts(&o);
+    o.budget = (uint32_t)scenario_uint(sc, "sink", "napi_weight");
+    o.touch = (uint8_t)scenario_bool(sc, "sink", "touch");
+    if (sink_init(&sp->rx_sink, &sp->pd, &rx, &o) != 0) {
+        snprintf(sp->err, sizeof sp->err, "eth%d: sink setup failed", sp->index);
+        return -1;
+    }
+    sp->rx_sink_up = 1;
+    link_partner_go(sp, c->c.t);
+    return 0;
+}
+
+/* Done once the generator has sent everything and the CPU has spent
+ * sink.drain_us without a frame since the later of its last frame and the
+ * sink's last work. */
+static int sink_cpu_step(sim_cpu *c)
+{
+    sim_port *sp = c->sink_port;
+    if (sp->gen_done) {
+        ps_t last = sp->gen_last > c->last_work ? sp->gen_last : c->last_work;
+        if (c->c.t >= last + c->drain)
+            return 0;
+    }
+    if (sink_step(&sp->rx_sink))
+        c->last_work = c->c.t;
+    return 1;
+}
+
+static void sink_cpu(void *arg)
+{
+    sim_cpu *c = arg;
+    system_cpu_run(c, c->sink_port->pd.sys, sink_bring_up, sink_cpu_step, 64);
+}
+
+int app_sink_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
+{
+    const scenario *sc = sys->sc;
+    int p = (int)scenario_uint(sc, "sink", "port");
+    if (p >= sys->nports) {
+        snprintf(err, errlen, "sink.port: %d names no port of the %d card(s)", p, sys->ncards);
+        return -1;
+    }
+    sim_port *sp = &sys->port[p];
+    sim_cpu *c = &sys->cpu[sys->ncpus];
+    c->id = sys->ncpus++;
+    cpu_init(&c->c, c->id, prof, 0);
+    c->alive = 1;
+    c->drain = scenario_uint(sc, "sink", "drain_us") * PS_PER_US;
+    c->sink_port = sp;
+    c->ports[c->nports++] = sp;
+    sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+    if (sp->card->model == NIC_RTL_82599) {
+        struct ixgbe_tx_opts unused;
+        driver_options_ixgbe(sc, &sp->ixdopt, &unused);
+        driver_options_ixgbe_rx(sc, &sp->ixropt);
+        sp->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
+    } else {
+        driver_options_dev(sc, &sp->dopt);
+        driver_options_rx(sc, &sp->ropt);
+    }
+    if (link_partner_create(sys, sp, err, errlen) != 0)
+        return -1;
+    if (coroutine_init(&c->co, sink_cpu, c, CPU_STACK_BYTES) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    c->co_up = 1;
+    return 0;
+}
+
+void app_sink_free(nicsim_system *sys)
+{
+    for (int p = 0; p < sys->nports; p++) {
+        sim_port *sp = &sys->port[p];
+        if (sp->ixrxq_up)
+            ixgbe_rxq_teardown(&sp->ixrxq);
+        sp->ixrxq_up = 0;
+    }
+}

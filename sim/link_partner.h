@@ -1,0 +1,15 @@
+/* The link partner that sends to a NIC port (sim/link_partner.c). */
+#ifndef NICSIM_LINK_PARTNER_H
+#define NICSIM_LINK_PARTNER_H
+#include <stddef.h>
+#include "system.h"
+
+/* The generator of port sp from the [gen] keys (gen.eth2_kpps for eth2).
+ * 0, or -1 with the message in err. */
+int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errlen);
+/* Start sending: the first frame gen.start_us after `up`, the time the CPU
+ * serving the port had brought it up (an operator starts the traffic once
+ * the receiver is up). */
+void link_partner_go(sim_port *sp, ps_t up);
+
+#endif
