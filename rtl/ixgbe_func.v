@@ -184,7 +184,7 @@ module ixgbe_func #(
     // HLREG0.TXCRCEN allows it (B1a step 10 sets TXCRCEN); short frames are
     // padded to 60 bytes (+ FCS) with HLREG0.TXPADEN.  The gating sits on the
     // frame's IFCS, so the statistics count what goes on the wire.
-    mac_tx #(.BB(32), .LB(5), .AW(AW)) mac (
+    mac_tx #(.BB(32), .LB(5), .AW(AW), .FAST_START(1)) mac (
         .clk(clk), .rst(frst), .psp(tx_pad), .ipgt(IPGT), .size_bytes(tx_buf_bytes),
         .frame_avail(frame_avail), .frame_len(frame_len), .frame_ifcs(frame_ifcs && tx_crc),
         .frame_skip(frame_skip), .frame_pop(frame_pop), .rd_en(rd_en), .rd_addr(rd_addr), .rd_data(rd_data),

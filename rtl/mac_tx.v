@@ -13,7 +13,15 @@
 module mac_tx #(
     parameter BB = 32,
     parameter LB = 5,
-    parameter AW = 16
+    parameter AW = 16,
+    // 1 (the 82599): the first beat of the frame at the head of the queue is
+    // read ahead (at the edge that sends the previous frame's last beat, or
+    // any edge while the MAC waits), a frame starts with its first beat in
+    // the edge the link takes it, and the frame leaves the queue at that
+    // edge (frame_pop is combinational): a 64-byte frame costs two edges, not
+    // four.  0 (the 82546): the start edge reads the first beat, and the
+    // queue is popped at the next edge.
+    parameter FAST_START = 0
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -25,7 +33,7 @@ module mac_tx #(
     input  wire [15:0]   frame_len,
     input  wire          frame_ifcs,
     input  wire          frame_skip,
-    output reg           frame_pop,
+    output wire          frame_pop,
     // buffer read port (data one cycle after the address)
     output wire          rd_en,
     output reg  [AW-1:0] rd_addr,
@@ -51,14 +59,28 @@ module mac_tx #(
     reg [15:0] cur_len;         // data bytes of the current frame (no pad, no FCS)
     reg        cur_ifcs;
 
-    wire start = !active && frame_avail && !frame_pop && (frame_skip || frame_len == 16'd0 || tx_ready);
-    assign busy = active || start || frame_pop || stat_sent;
-    // the buffer is read while a frame's data is being addressed
-    assign rd_en = (start && !frame_skip && frame_len != 16'd0) || (active && data_left != 16'd0);
+    reg        pop_q;           // FAST_START 0: the frame started at the last edge leaves the queue
+    reg        pre;             // FAST_START 1: rd_data holds the head frame's first beat
+    wire start = !active && frame_avail && !pop_q && (frame_skip || frame_len == 16'd0 ||
+                                                      (tx_ready && (FAST_START == 0 || pre)));
+    assign frame_pop = FAST_START != 0 ? start : pop_q;
+    wire head_data = frame_avail && !pop_q && !frame_skip && frame_len != 16'd0;
+    wire fast  = FAST_START != 0 && start && head_data;   // starts with its first beat
+    // the read port is free while the MAC waits, and at the edge that sends
+    // a frame's last beat (rd_data is taken at that edge, and replaced)
+    wire last_beat = active && out_left <= B16;
+    wire pre_rd = FAST_START != 0 && head_data && !pre && !start && (!active || last_beat);
+    assign busy = active || start || pop_q || stat_sent || pre_rd;
+    // the buffer is read while a frame's data is being addressed (and, with
+    // FAST_START, for the head frame's first beat ahead of its start)
+    assign rd_en = (start && head_data && (FAST_START == 0 || data_left_1 != 16'd0)) ||
+                   (active && data_left != 16'd0) || pre_rd;
 
     `include "wrap_add.vh"
 
     wire [15:0] padded = (psp && frame_len < 16'd60) ? 16'd60 : frame_len;
+    // FAST_START: what is left after the first beat
+    wire [15:0] data_left_1 = (frame_len > B16) ? frame_len - B16 : 16'd0;
     wire [LB:0] out_n  = (out_left >= B16) ? BB[LB:0] : out_left[LB:0];
     integer b;
 
@@ -75,16 +97,40 @@ module mac_tx #(
     /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
         active_c = active; data_left_c = data_left; data_left_beat_c = data_left_beat; out_left_c = out_left; rd_addr_c = rd_addr;
-        frame_pop <= 1'b0;
+        pop_q <= 1'b0;
         tx_valid  <= 1'b0;
         stat_sent <= 1'b0;
         if (rst) begin
+            pre <= 1'b0; pop_q <= 1'b0;
             active <= 0; data_left <= 0; out_left <= 0;
             cur_len <= 0; cur_ifcs <= 0; rd_addr <= 0; data_left_beat <= 0;
             tx_data <= 0; tx_nbytes <= 0; tx_last <= 0; tx_fcs <= 0; tx_ipg <= 0;
             stat_len <= 0;
+        end else if (fast) begin
+            // the first beat now (rd_data holds it), the second addressed
+            pre       <= 1'b0;
+            tx_valid  <= 1'b1;
+            for (b = 0; b < BB; b = b + 1)
+                tx_data[8*b +: 8] <= (frame_len > b[15:0]) ? rd_data[8*b +: 8] : 8'd0;
+            tx_nbytes <= (padded >= B16) ? BB[LB:0] : padded[LB:0];
+            tx_last   <= padded <= B16;
+            tx_fcs    <= frame_ifcs;
+            tx_ipg    <= {1'b0, ipgt} + 11'd4;
+            active    <= padded > B16;
+            out_left  <= (padded > B16) ? padded - B16 : 16'd0;
+            data_left_beat <= data_left_1;
+            data_left <= (data_left_1 > B16) ? data_left_1 - B16 : 16'd0;
+            cur_len   <= frame_len;
+            cur_ifcs  <= frame_ifcs;
+            // rd_addr_c addresses the second beat, read now if there is one
+            if (data_left_1 != 0)
+                rd_addr <= wrap_add(rd_addr_c, {1'b0, (data_left_1 > B16) ? B16 : data_left_1}, size_bytes);
+            if (padded <= B16) begin
+                stat_sent <= 1'b1;
+                stat_len <= ((frame_len > 16'd60 || !psp) ? frame_len : 16'd60) + (frame_ifcs ? 16'd4 : 16'd0);
+            end
         end else if (start) begin
-            frame_pop <= 1'b1;
+            pop_q <= FAST_START == 0;
             if (frame_skip || frame_len == 16'd0) begin
                 rd_addr <= wrap_add(rd_addr_c, {1'b0, frame_len}, size_bytes);
             end else begin
@@ -118,6 +164,13 @@ module mac_tx #(
                 stat_sent <= 1'b1;
                 stat_len <= ((cur_len > 16'd60 || !psp) ? cur_len : 16'd60) + (cur_ifcs ? 16'd4 : 16'd0);
             end
+        end
+        // FAST_START: the head frame's first beat is read now (rd_addr_c
+        // addresses it: the previous frame's data is all addressed); address
+        // the second
+        if (!rst && pre_rd) begin
+            pre     <= 1'b1;
+            rd_addr <= wrap_add(rd_addr_c, {1'b0, (frame_len > B16) ? B16 : frame_len}, size_bytes);
         end
     end
     /* verilator lint_on BLKSEQ */
