@@ -129,10 +129,7 @@ int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, siz
     if (ncpu > npairs)
         ncpu = npairs;
     for (int k = 0; k < ncpu; k++) {
-        sim_cpu *c = &sys->cpu[sys->ncpus];
-        c->id = sys->ncpus++;
-        cpu_init(&c->c, c->id, prof, 0);
-        c->alive = 1;
+        sim_cpu *c = system_cpu_new(sys, prof);
         c->drain = scenario_uint(sc, "router", "drain_us") * PS_PER_US;
         c->router = calloc(1, sizeof *c->router);
         if (!c->router) {
@@ -145,20 +142,14 @@ int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, siz
         sp->router_in = p % 2 == 0;
         sp->router_out = p % 2 == 1;
         sim_cpu *c = &sys->cpu[ncpu == 1 ? 0 : p / 2];
-        c->ports[c->nports++] = sp;
-        sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+        system_port_attach(c, sp);
         router_port_options(sc, sp);
         if (sp->router_in && link_partner_create(sys, sp, err, errlen) != 0)
             return -1;
     }
-    for (int k = 0; k < ncpu; k++) {
-        sim_cpu *c = &sys->cpu[k];
-        if (coroutine_init(&c->co, router_cpu, c, CPU_STACK_BYTES) != 0) {
-            snprintf(err, errlen, "out of memory");
+    for (int k = 0; k < ncpu; k++)
+        if (system_cpu_start(&sys->cpu[k], router_cpu, err, errlen) != 0)
             return -1;
-        }
-        c->co_up = 1;
-    }
     return 0;
 }
 

@@ -104,14 +104,10 @@ int app_sink_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_
         return -1;
     }
     sim_port *sp = &sys->port[p];
-    sim_cpu *c = &sys->cpu[sys->ncpus];
-    c->id = sys->ncpus++;
-    cpu_init(&c->c, c->id, prof, 0);
-    c->alive = 1;
+    sim_cpu *c = system_cpu_new(sys, prof);
     c->drain = scenario_uint(sc, "sink", "drain_us") * PS_PER_US;
     c->sink_port = sp;
-    c->ports[c->nports++] = sp;
-    sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+    system_port_attach(c, sp);
     if (sp->card->model == NIC_RTL_82599) {
         struct ixgbe_tx_opts unused;
         driver_options_ixgbe(sc, &sp->ixdopt, &unused);
@@ -123,12 +119,7 @@ int app_sink_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_
     }
     if (link_partner_create(sys, sp, err, errlen) != 0)
         return -1;
-    if (coroutine_init(&c->co, sink_cpu, c, CPU_STACK_BYTES) != 0) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    c->co_up = 1;
-    return 0;
+    return system_cpu_start(c, sink_cpu, err, errlen);
 }
 
 void app_sink_free(nicsim_system *sys)

@@ -23,14 +23,21 @@ void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o)
     o->tadv = (uint16_t)scenario_uint(sc, "driver", "tadv");
 }
 
+/* The RX poll's options, the same fields in both driver cores' structs
+ * (e1000_rx_opts, ixgbe_rx_opts): ring, copybreak, prefetch points. */
+#define RX_POLL_OPTIONS(sc, o)                                                                 \
+    do {                                                                                       \
+        (o)->ring_size = (uint32_t)scenario_uint((sc), "driver", "rx_ring");                    \
+        (o)->copybreak = (uint32_t)scenario_uint((sc), "driver", "copybreak");                  \
+        (o)->prefetch_next_desc = (uint8_t)scenario_bool((sc), "driver", "prefetch_next_desc"); \
+        (o)->prefetch_cur_hdr = (uint8_t)scenario_bool((sc), "driver", "prefetch_cur_hdr");     \
+        (o)->prefetch_next_hdr = (uint8_t)scenario_bool((sc), "driver", "prefetch_next_hdr");   \
+    } while (0)
+
 void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)
 {
     e1000_rx_default_opts(o);
-    o->ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
-    o->copybreak = (uint32_t)scenario_uint(sc, "driver", "copybreak");
-    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_desc");
-    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_cur_hdr");
-    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_hdr");
+    RX_POLL_OPTIONS(sc, o);
     o->radv = (uint16_t)scenario_uint(sc, "driver", "radv");
     o->rdtr = (uint16_t)scenario_uint(sc, "driver", "rdtr");
 }
@@ -51,9 +58,5 @@ void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct i
 void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
 {
     ixgbe_rx_default_opts(o);
-    o->ring_size = (uint32_t)scenario_uint(sc, "driver", "rx_ring");
-    o->copybreak = (uint32_t)scenario_uint(sc, "driver", "copybreak");
-    o->prefetch_next_desc = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_desc");
-    o->prefetch_cur_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_cur_hdr");
-    o->prefetch_next_hdr = (uint8_t)scenario_bool(sc, "driver", "prefetch_next_hdr");
+    RX_POLL_OPTIONS(sc, o);
 }

@@ -604,19 +604,37 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         sim_port *sp = &sys->port[p];
         if (!sp->pktgen_on)
             continue;
-        sim_cpu *c = &sys->cpu[sys->ncpus];
-        c->id = sys->ncpus++;
-        cpu_init(&c->c, c->id, &prof, 0);
-        c->alive = 1;
-        c->ports[c->nports++] = sp;
-        sp->pd = (struct plat_dev){ .sys = sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+        sim_cpu *c = system_cpu_new(sys, &prof);
+        system_port_attach(c, sp);
         pktgen_port_options(sc, sp);
-        if (coroutine_init(&c->co, cpu_app, c, CPU_STACK_BYTES) != 0) {
-            snprintf(err, errlen, "out of memory");
+        if (system_cpu_start(c, cpu_app, err, errlen) != 0)
             return -1;
-        }
-        c->co_up = 1;
     }
+    return 0;
+}
+
+sim_cpu *system_cpu_new(nicsim_system *sys, const cpu_profile *prof)
+{
+    sim_cpu *c = &sys->cpu[sys->ncpus];
+    c->id = sys->ncpus++;
+    cpu_init(&c->c, c->id, prof, 0);
+    c->alive = 1;
+    return c;
+}
+
+void system_port_attach(sim_cpu *c, sim_port *sp)
+{
+    c->ports[c->nports++] = sp;
+    sp->pd = (struct plat_dev){ .sys = sp->card->sys, .sc = c, .cpu = &c->c, .card = sp->card, .func = sp->func };
+}
+
+int system_cpu_start(sim_cpu *c, void (*fn)(void *), char *err, size_t errlen)
+{
+    if (coroutine_init(&c->co, fn, c, CPU_STACK_BYTES) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    c->co_up = 1;
     return 0;
 }
 

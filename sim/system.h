@@ -160,6 +160,13 @@ typedef struct nicsim_system {
  * it until a step returns 0 or the CPU passes system.max_sim_us; every
  * steps_per_turn steps it hands control to the scheduler even when it need
  * not wait, so that progress can be shown. */
+/* The next CPU of the system, with the profile's costs, alive. */
+sim_cpu *system_cpu_new(nicsim_system *sys, const cpu_profile *prof);
+/* Port sp is driven by CPU c: it joins c's ports and gets c's handle. */
+void system_port_attach(sim_cpu *c, sim_port *sp);
+/* The CPU's app: fn(c) runs in its coroutine.  0, or -1 with a message. */
+int system_cpu_start(sim_cpu *c, void (*fn)(void *), char *err, size_t errlen);
+
 void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
                     int (*step)(sim_cpu *), unsigned steps_per_turn);
 

@@ -133,6 +133,20 @@ double jnum(const cJSON *j, const char *a, int i, const char *b)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metric, double reference,
+                         double simulated)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "table", table);
+    for (const cJSON *k = keys->child; k; k = k->next)
+        cJSON_AddItemToObject(o, k->string, cJSON_Duplicate(k, 1));
+    cJSON_AddStringToObject(o, "metric", metric);
+    cJSON_AddNumberToObject(o, "reference", reference);
+    cJSON_AddNumberToObject(o, "simulated", simulated);
+    cJSON_AddNumberToObject(o, "error_pct", 100.0 * (simulated - reference) / reference);
+    return o;
+}
+
 static double csv_num(const csv *c, int row, const char *col)
 {
     const char *v = c ? csv_get(c, row, col) : NULL;
@@ -367,14 +381,7 @@ int cmd_validate(const cli *c)
         bad += out;
         printf("%-40s %-34s %-16s %10.1f %10.1f %+7.1f%%%s\n", v->table, v->keys, v->metric, v->reference,
                v->simulated, e, out ? "  OUT" : "");
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "table", v->table);
-        for (cJSON *k = v->keyobj->child; k; k = k->next)
-            cJSON_AddItemToObject(o, k->string, cJSON_Duplicate(k, 1));
-        cJSON_AddStringToObject(o, "metric", v->metric);
-        cJSON_AddNumberToObject(o, "reference", v->reference);
-        cJSON_AddNumberToObject(o, "simulated", v->simulated);
-        cJSON_AddNumberToObject(o, "error_pct", e);
+        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
         if (v->ns.present)
             cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));
         cJSON_AddItemToArray(jrows, o);

@@ -28,6 +28,11 @@ int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, siz
 /* Number b of element i of array a of j (NAN when absent). */
 double jnum(const cJSON *j, const char *a, int i, const char *b);
 
+/* One JSON row: table, the CSV's key columns (keys' members), metric,
+ * reference, simulated and error_pct = 100 (simulated - reference) / reference. */
+cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metric, double reference,
+                         double simulated);
+
 /* nicsim validate ixgbe */
 int validate_ixgbe(const cli *c);
 

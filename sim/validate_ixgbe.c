@@ -217,14 +217,7 @@ int validate_ixgbe(const cli *c)
         printf("%-28s %-18s %-17s %11.6g %11.6g %+7.1f%% %4.0f%% %-5s %6.1f %6.1f%s\n", v->table, v->keys,
                v->metric, v->reference, v->simulated, e, v->tol, v->limit, 100 * v->wire_busy,
                100 * v->cpu_load, out ? (wrong_limit ? "  OUT (not wire-limited)" : "  OUT") : "");
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "table", v->table);
-        for (cJSON *k = v->keyobj->child; k; k = k->next)
-            cJSON_AddItemToObject(o, k->string, cJSON_Duplicate(k, 1));
-        cJSON_AddStringToObject(o, "metric", v->metric);
-        cJSON_AddNumberToObject(o, "reference", v->reference);
-        cJSON_AddNumberToObject(o, "simulated", v->simulated);
-        cJSON_AddNumberToObject(o, "error_pct", e);
+        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
         cJSON_AddNumberToObject(o, "tolerance_pct", v->tol);
         cJSON_AddNumberToObject(o, "wire_speed", v->wire);
         cJSON_AddStringToObject(o, "limit", v->limit);
