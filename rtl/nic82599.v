@@ -18,7 +18,12 @@
 // bus interface and of the MAC receive streams, and the round-robin DMA
 // arbiter between the functions (one write's data at a time), unchanged
 // from nic82546.
-module nic82599 (
+module nic82599 #(
+    // functions built: 2 (both ports), or 1 when the simulator drives only
+    // port 0 of the card: port 1 then answers register reads with 0, ignores
+    // writes and never asks for DMA, and its logic costs nothing per cycle
+    parameter NFUNC = 2
+) (
     input  wire         clk,
     input  wire [1:0]   func_clk,
     input  wire         rst_n,
@@ -118,7 +123,7 @@ module nic82599 (
     wire [31:0] m_rdata [0:1];
 
     genvar f;
-    generate for (f = 0; f < 2; f = f + 1) begin : g_func
+    generate for (f = 0; f < NFUNC; f = f + 1) begin : g_func
         ixgbe_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .mac_addr(mac_addr[48*f +: 48]),
             .tick(func_tick[18*f +: 18]),
@@ -134,6 +139,36 @@ module nic82599 (
             .tx_ipg(mac_tx_ipg[11*f +: 11]),
             .rx_valid(rxv_q[f]), .rx_data(rxd_q[256*f +: 256]), .rx_nbytes(rxn_q[6*f +: 6]),
             .rx_last(rxl_q[f]), .rx_crc_ok(rxc_q[f]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
+    end endgenerate
+    // a port that is not built: reads answer 0 one edge later, as a function would
+    generate for (f = NFUNC; f < 2; f = f + 1) begin : g_absent
+        reg rv;
+        always @(posedge clk) rv <= !rst && mmio_valid_q && mmio_func_q == f[0] && !mmio_write_q;
+        assign m_rvalid[f] = rv;
+        assign m_rdata[f] = 32'd0;
+        assign req_valid[f] = 1'b0;
+        assign req_write[f] = 1'b0;
+        assign req_tag[f] = 5'd0;
+        assign req_addr[f] = 64'd0;
+        assign req_len[f] = 16'd0;
+        assign wvalid[f] = 1'b0;
+        assign wdata[f] = 256'd0;
+        assign wlast[f] = 1'b0;
+        assign mac_tx_valid[f] = 1'b0;
+        assign mac_tx_data[256*f +: 256] = 256'd0;
+        assign mac_tx_nbytes[6*f +: 6] = 6'd0;
+        assign mac_tx_last[f] = 1'b0;
+        assign mac_tx_fcs[f] = 1'b0;
+        assign mac_tx_ipg[11*f +: 11] = 11'd0;
+        assign irq[f] = 1'b0;
+        assign func_next_timer[18*f +: 18] = 18'h3FFFF;
+        assign busy[f] = rv;
+        // the port's straps and streams go nowhere
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused = &{1'b0, func_clk[f], link_up[f], mac_addr[48*f +: 48], func_tick[18*f +: 18],
+                        mac_tx_ready[f], rxv_q[f], rxd_q[256*f +: 256], rxn_q[6*f +: 6], rxl_q[f], rxc_q[f],
+                        req_ready[f]};
+        /* verilator lint_on UNUSEDSIGNAL */
     end endgenerate
 
     // ---- DMA arbitration: round robin; one write's data at a time ----

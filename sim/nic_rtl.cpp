@@ -6,14 +6,17 @@
 #include "Vnic82546___024root.h"
 #include "Vnic82599.h"
 #include "Vnic82599___024root.h"
+#include "Vnic82599x1.h"
+#include "Vnic82599x1___024root.h"
 #include "verilated.h"
 #include <cstring>
 #include <new>
 
 struct nic_rtl {
     VerilatedContext ctx;
-    Vnic82546 *t46;             // exactly one of the two
+    Vnic82546 *t46;             // exactly one of the three
     Vnic82599 *t99;
+    Vnic82599x1 *t99x1;         // the 82599 with port 0 only (straps.ports == 1)
     uint64_t cycles;
 };
 
@@ -78,6 +81,12 @@ static inline void clocks_low(Vnic82599 *t)
     NICSIM_CLOCKS_LOW(t->rootp, nic82599);
 }
 
+static inline void clocks_low(Vnic82599x1 *t)
+{
+    t->rootp->__Vtrigrprev__TOP__clk = 0;
+    t->rootp->__Vtrigrprev__TOP__nic82599__DOT____Vcellinp__g_func__BRA__0__KET____DOT__fn__clk = 0;
+}
+
 template <class T>
 static void edge(nic_rtl *n, T *t, uint8_t func_en)
 {
@@ -136,6 +145,26 @@ template <class T>
     read_outputs(t, out);
 }
 
+// The 82599's straps (either build), then the model settles in reset.
+template <class T>
+static void straps_82599(T *t, const nic_rtl_straps *s)
+{
+    t->link_up = s->link_up & 3;
+    // mac_addr: port p in bits 48p..48p+47, the address's first byte lowest
+    // (as RAL(0) holds it)
+    uint8_t m[12];
+    memcpy(m, s->mac[0], 6);
+    memcpy(m + 6, s->mac[1], 6);
+    uint32_t w[3];
+    memcpy(w, m, 12);
+    t->mac_addr[0] = w[0];
+    t->mac_addr[1] = w[1];
+    t->mac_addr[2] = w[2];
+    t->clk = 0;
+    t->rst_n = 0;
+    t->eval();
+}
+
 extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
 {
     if (s->model != NIC_RTL_82546 && s->model != NIC_RTL_82599)
@@ -145,6 +174,7 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
         return nullptr;
     n->t46 = nullptr;
     n->t99 = nullptr;
+    n->t99x1 = nullptr;
     n->cycles = 0;
     if (s->model == NIC_RTL_82546) {
         Vnic82546 *t = n->t46 = new Vnic82546(&n->ctx);
@@ -156,22 +186,10 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
         t->clk = 0;
         t->rst_n = 0;
         t->eval();
+    } else if (s->ports == 1) {
+        straps_82599(n->t99x1 = new Vnic82599x1(&n->ctx), s);
     } else {
-        Vnic82599 *t = n->t99 = new Vnic82599(&n->ctx);
-        t->link_up = s->link_up & 3;
-        // mac_addr: port p in bits 48p..48p+47, the address's first byte lowest
-        // (as RAL(0) holds it)
-        uint8_t m[12];
-        memcpy(m, s->mac[0], 6);
-        memcpy(m + 6, s->mac[1], 6);
-        uint32_t w[3];
-        memcpy(w, m, 12);
-        t->mac_addr[0] = w[0];
-        t->mac_addr[1] = w[1];
-        t->mac_addr[2] = w[2];
-        t->clk = 0;
-        t->rst_n = 0;
-        t->eval();
+        straps_82599(n->t99 = new Vnic82599(&n->ctx), s);
     }
     return n;
 }
@@ -183,6 +201,9 @@ extern "C" void nic_rtl_free(nic_rtl *n)
     if (n->t46) {
         n->t46->final();
         delete n->t46;
+    } else if (n->t99x1) {
+        n->t99x1->final();
+        delete n->t99x1;
     } else {
         n->t99->final();
         delete n->t99;
@@ -194,6 +215,8 @@ extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
 {
     if (n->t46)
         reset(n, n->t46, out);
+    else if (n->t99x1)
+        reset(n, n->t99x1, out);
     else
         reset(n, n->t99, out);
 }
@@ -202,6 +225,8 @@ extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out
 {
     if (n->t46)
         cycle(n, n->t46, in, out);
+    else if (n->t99x1)
+        cycle(n, n->t99x1, in, out);
     else
         cycle(n, n->t99, in, out);
 }

@@ -447,6 +447,17 @@ static void pcie_params_from(const scenario *sc, pcie_params *pp)
     pp->mmio_host_latency = (ps_t)llround(scenario_double(sc, "pcie", "mmio_latency_ns") * 1000);
 }
 
+/* Does an app drive port p (its CPU brings it up and uses it)? */
+static int port_driven(const nicsim_system *sys, int p)
+{
+    const char *app = scenario_str(sys->sc, "system", "app");
+    if (!strcmp(app, "router"))
+        return 1;
+    if (!strcmp(app, "sink"))
+        return (int)scenario_uint(sys->sc, "sink", "port") == p;
+    return sys->port[p].pktgen_on;
+}
+
 /* One card: its bus segment and its RTL, the links of its two ports. */
 static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
 {
@@ -467,6 +478,9 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
         .pcix_speed = bp.mhz > 100.5 ? 2 : bp.mhz > 66.9 ? 1 : 0,
         .bus64 = (uint8_t)bp.bus64,
         .pci66 = 1,
+        /* an 82599 whose port 1 no app drives is built with port 0 only */
+        .ports = card->model == NIC_RTL_82599 && !strcmp(scenario_str(sc, "nic", "rtl_ports"), "auto") &&
+                         !port_driven(sys, 2 * i + 1) ? 1 : 2,
     };
     if (card->model == NIC_RTL_82599) {
         pcie_params_from(sc, &card->pcie_p);

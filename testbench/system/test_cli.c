@@ -1102,6 +1102,37 @@ static void test_sink_receives(void)
     cJSON_Delete(j);
 }
 
+/* An 82599 whose port 1 no app drives is simulated with port 0 only
+ * (nic.rtl_ports = auto): the results are those of the two-port model,
+ * byte for byte, for a transmitting and a receiving app. */
+static void test_one_port_82599_same_results(void)
+{
+    const char *dir = make_tmpdir();
+    static char *const runs[2][4] = {
+        { "testbench/scenarios/ixgbe-pktgen-2014.ini", "pktgen.count=20000", "pktgen.burst=3", NULL },
+        { "testbench/scenarios/ixgbe-sink.ini", "gen.count=20000", "gen.kpps=2000", NULL },
+    };
+    for (int r = 0; r < 2; r++) {
+        char *text[2];
+        for (int k = 0; k < 2; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d%d.json", r, k);
+            const char *json_path = path_in(dir, name);
+            char *args[10] = { "run", runs[r][0], runs[r][1], runs[r][2],
+                               k ? "nic.rtl_ports=2" : "nic.rtl_ports=auto", "--json", (char *)json_path, NULL };
+            proc p;
+            run_argv(&p, NULL, args);
+            require_ok(&p);
+            proc_free(&p);
+            text[k] = json_without_wall(json_path);
+        }
+        CHECK(text[0] && text[1] && !strcmp(text[0], text[1]), "%s: one-port and two-port 82599 runs differ",
+              runs[r][0]);
+        free(text[0]);
+        free(text[1]);
+    }
+}
+
 /* ---- CliSweep ---------------------------------------------------------- */
 
 static void test_sweep_sizes(void)
@@ -1420,6 +1451,7 @@ static void register_suites(void)
         { "Ixgbe64ByteNeedsTxPrefetch", test_ixgbe_needs_tx_prefetch },
         { "ValidateIxgbeJsonRows", test_validate_ixgbe_json_rows },
         { "SinkReceives", test_sink_receives },
+        { "OnePort82599SameResults", test_one_port_82599_same_results },
     };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
