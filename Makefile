@@ -12,7 +12,7 @@ LDLIBS := -lpcap -linih -lcjson -lm
 TEST_LDLIBS := -lcunit $(LDLIBS)
 
 # Debian packages the build and tests need (see README "Dependencies").
-DEB_PKGS := build-essential verilator libpcap-dev libcunit1-dev libinih-dev libcjson-dev
+DEB_PKGS := build-essential verilator libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys
 DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
 # ---- sources --------------------------------------------------------------
@@ -59,7 +59,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint bench clean
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth bench clean
 all: $(BUILD)/nicsim
 
 deps:
@@ -180,6 +180,11 @@ lint:
 	$(VERILATOR) --lint-only -Wall -Irtl -GNFUNC=1 $(MOD_VL_nic82599)
 	@echo "lint: rtl/ is clean under verilator --lint-only -Wall"
 
+# Yosys over rtl/: no latches, no combinational loops, and a resource summary
+# per top level (docs/rtl.md, "Synthesis check"); the logs in build/synth.
+synth: deps
+	testbench/synth.sh $(BUILD)/synth nic82546 nic82599 nic82599:NFUNC=1
+
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
 
@@ -193,9 +198,11 @@ run: deps
 # per build: build/test-results.xml and build/san/test-results.xml.
 test: deps
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory synth
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory check-san
-	@testbench/summarize.sh $(BUILD)/test-results.xml build/san/test-results.xml
+	@testbench/summarize.sh $(BUILD)/all-test-results.xml normal=$(BUILD)/test-results.xml \
+	  san=build/san/test-results.xml
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \

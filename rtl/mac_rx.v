@@ -90,6 +90,14 @@ module mac_rx #(
     always @(*) begin : beat
         reg first, da_bc, over_prev, want;
         wr_en_c = 0; commit_c = 0; abort_c = 0;
+`ifdef SYNTHESIS
+        // for the netlist: defaults, so that no latch holds a temporary
+        // between beats (nothing reads them without a beat; the simulator
+        // skips these assignments: see above)
+        first = 0; da_bc = 0; over_prev = 0; want = 0;
+        skip = 0; is_bc = 0; is_mc = 0; pass = 0; too_long = 0; too_short = 0; over_now = 0; store = 0;
+        bytes_now = 0;
+`endif
         if (rx_valid) begin
             first     = !in_frame;
             bytes_now = (first ? 17'd0 : f_bytes) + {{(16-LB){1'b0}}, rx_nbytes};

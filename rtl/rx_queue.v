@@ -291,6 +291,13 @@ module rx_queue #(
         reg [6:0]  onchip;
         s_flow = 0; s_end = 0; own_end = 0; do_take = 0; d_done = 0; pkt_done = 0;
         wb_status = 0; wb_burst = 0; do_fetch = 0; do_data = 0; rxt0_fire = 0; busy_c = 0;
+`ifdef SYNTHESIS
+        // for the netlist: defaults, so that no latch holds a temporary
+        // while asleep (the simulator skips them: see above)
+        avail = 0; n_fetch = 0; wth = 0; pth = 0; hth = 0; wth_raw = 0;
+        port_free = 0; port_wr = 0; has_frame = 0; starved = 0; fetch_ok = 0; do_fetch0 = 0; do_wb = 0;
+        onchip = 0;
+`endif
         if (awake) begin
             avail     = avail_of(rdt, fetch_idx, ring_size);
             onchip    = onchip_of(n_rdy, n_inf);
