@@ -124,6 +124,7 @@ TEST_EXTRA_router := testbench/unit/plat_fake.c
 TEST_EXTRA_pktgen := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_dev := testbench/unit/plat_fake.c
 TEST_EXTRA_sink := testbench/unit/plat_fake.c
+TEST_EXTRA_faulty_device := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
 .SECONDEXPANSION:
