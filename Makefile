@@ -59,7 +59,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth bench clean
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps bench clean
 all: $(BUILD)/nicsim
 
 deps:
@@ -185,6 +185,58 @@ lint:
 # per top level (docs/rtl.md, "Synthesis check"); the logs in build/synth.
 synth: deps
 	testbench/synth.sh $(BUILD)/synth nic82546 nic82599 nic82599:NFUNC=1
+
+# ---- fuzzing (libFuzzer, Debian's clang) --------------------------------------
+# The RTL models, nic_rtl.cpp and testbench/fuzz/fuzz_rtl.c built with clang,
+# coverage instrumentation and ASan/UBSan into build/fuzz; `make fuzz` runs
+# the target for FUZZ_SECONDS (default: until stopped) on the corpus in
+# build/fuzz/corpus (kept between runs).  Crashes land in build/fuzz as
+# crash-*, with the input that replays them: build/fuzz/fuzz_rtl FILE.
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_CXXFLAGS := -std=gnu++17 -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SECONDS ?= 0
+FUZZ_MODELS := $(FUZZ_DIR)/verilated/Vnic82546__ALL.a $(FUZZ_DIR)/verilated82599/Vnic82599__ALL.a \
+               $(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a
+
+$(FUZZ_DIR)/verilated/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(subst -Mdir $(VL_DIR),-Mdir $(dir $@),$(VL_FLAGS)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82546.mk Vnic82546__ALL.a CXX=clang++ \
+	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
+
+$(FUZZ_DIR)/verilated82599/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(subst -Mdir $(VL_DIR_82599),-Mdir $(dir $@),$(VL_FLAGS_82599)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82599.mk Vnic82599__ALL.a CXX=clang++ \
+	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
+
+$(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(subst -Mdir $(VL_DIR_82599_1),-Mdir $(dir $@),$(VL_FLAGS_82599_1)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82599x1.mk Vnic82599x1__ALL.a CXX=clang++ \
+	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
+
+$(FUZZ_DIR)/fuzz_rtl: testbench/fuzz/fuzz_rtl.c sim/nic_rtl.cpp sim/nic_rtl.h $(FUZZ_MODELS)
+	clang++ $(FUZZ_CXXFLAGS) -I$(FUZZ_DIR)/verilated -I$(FUZZ_DIR)/verilated82599 -I$(FUZZ_DIR)/verilated82599x1 \
+	  -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -c sim/nic_rtl.cpp -o $(FUZZ_DIR)/nic_rtl.o
+	clang++ $(FUZZ_CXXFLAGS) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
+	  -c $(VL_ROOT)/include/verilated.cpp -o $(FUZZ_DIR)/verilated.o
+	clang++ $(FUZZ_CXXFLAGS) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
+	  -c $(VL_ROOT)/include/verilated_threads.cpp -o $(FUZZ_DIR)/verilated_threads.o
+	clang -std=c11 -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) -Wall -Wextra -c $< -o $(FUZZ_DIR)/fuzz_rtl.o
+	clang++ -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(FUZZ_DIR)/fuzz_rtl.o $(FUZZ_DIR)/nic_rtl.o $(FUZZ_MODELS) \
+	  $(FUZZ_DIR)/verilated.o $(FUZZ_DIR)/verilated_threads.o -lpthread -latomic
+
+# clang with libFuzzer's runtime, on top of the usual packages
+FUZZ_PKGS := clang libclang-rt-14-dev
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(FUZZ_PKGS)"
+
+fuzz: fuzz-deps
+	$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_rtl
+	@mkdir -p $(FUZZ_DIR)/corpus
+	cd $(FUZZ_DIR) && ./fuzz_rtl -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -timeout=20 -print_final_stats=1 corpus
 
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
