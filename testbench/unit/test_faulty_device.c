@@ -254,84 +254,90 @@ static void tx_done(void *arg, void *cookie)
     n_reclaimed++;
 }
 
+/* A TX queue of either core, as the test drives it. */
+struct tx_side {
+    void *q;
+    void *ring;                 /* 16-byte descriptors; the status is in the second qword */
+    uint32_t count;
+    uint64_t dd;                /* DD in that qword */
+    int (*xmit)(void *q, uint64_t bus, uint32_t len, void *cookie, int more);
+    unsigned (*clean)(void *q, void (*done)(void *, void *), void *arg);
+    unsigned (*free_descs)(const void *q);
+    void (*teardown)(void *q, void (*done)(void *, void *), void *arg);
+};
+
+/* Packets sent while DD appears at random (on sent descriptors and on
+ * unsent ones) and the status qword is scribbled over: nothing is handed
+ * back twice, never more than was sent, and the teardown hands back every
+ * packet exactly once. */
+static void tx_faults(const struct tx_side *t, uint64_t seed)
+{
+    rng = seed;
+    memset(reclaimed, 0, sizeof reclaimed);
+    n_reclaimed = twice = 0;
+    uint64_t bus;
+    uint8_t *buf = plat_dma_alloc(d, 2048, 64, &bus);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    unsigned sent = 0;
+    for (step = 0; step < STEPS && sent < TX_PKTS; step++) {
+        uint32_t r = rnd() % 100;
+        uint64_t *qw1 = (uint64_t *)((uint8_t *)t->ring + 16u * (rnd() % t->count) + 8);
+        if (r < 50) {
+            if (t->xmit(t->q, bus, 60 + rnd() % 1455, (void *)(uintptr_t)(sent + 1), rnd() % 2) == 0)
+                sent++;
+        } else if (r < 65) {                    /* DD on any descriptor, sent or not */
+            *qw1 |= t->dd;
+        } else if (r < 70) {
+            *qw1 = rnd64();
+        } else {
+            t->clean(t->q, tx_done, NULL);
+        }
+        if (n_reclaimed > sent || t->free_descs(t->q) > t->count) {
+            CU_FAIL("TX reclaimed more than was sent, or its free count left the ring");
+            fprintf(stderr, "seed 0x%016llx, step %u\n", (unsigned long long)seed, step);
+            break;
+        }
+    }
+    CU_ASSERT_EQUAL(twice, 0);
+    t->teardown(t->q, tx_done, NULL);
+    CU_ASSERT_EQUAL(twice, 0);
+    CU_ASSERT_EQUAL(n_reclaimed, sent);          /* every packet back exactly once */
+}
+
 static struct e1000_txq etx;
+
+static int e_xmit(void *q, uint64_t b, uint32_t len, void *c, int more) { return e1000_xmit(q, b, len, c, more); }
+static unsigned e_clean(void *q, void (*f)(void *, void *), void *a) { return e1000_tx_clean(q, f, a); }
+static unsigned e_free(const void *q) { return e1000_tx_free_descs(q); }
+static void e_down(void *q, void (*f)(void *, void *), void *a) { e1000_txq_teardown(q, f, a); }
 
 static void test_e1000_tx(void)
 {
-    rng = 0x243F6A8885A308D3ull;
     d = fake_create();
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     fake_reg_set(d, E1000_STATUS, STATUS_UP);
     CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&edev, d, NULL), 0);
     d->nic_mode = FAKE_NIC_ON_TDT;              /* good completions too, at every tail write */
     CU_ASSERT_EQUAL_FATAL(e1000_txq_setup(&etx, &edev, NULL), 0);
-    memset(reclaimed, 0, sizeof reclaimed);
-    n_reclaimed = twice = 0;
-    uint64_t bus;
-    uint8_t *buf = plat_dma_alloc(d, 2048, 64, &bus);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    unsigned sent = 0;
-    for (step = 0; step < STEPS && sent < TX_PKTS; step++) {
-        uint32_t r = rnd() % 100;
-        if (r < 50) {
-            if (e1000_xmit(&etx, bus, 60 + rnd() % 1455, (void *)(uintptr_t)(sent + 1), rnd() % 2) == 0)
-                sent++;
-        } else if (r < 65) {                    /* DD on any descriptor, sent or not */
-            etx.ring[rnd() % etx.count].cmd_sta |= E1000_TXD_QW1_DD;
-        } else if (r < 70) {
-            etx.ring[rnd() % etx.count].cmd_sta = rnd64();
-        } else {
-            e1000_tx_clean(&etx, tx_done, NULL);
-        }
-        if (n_reclaimed > sent || e1000_tx_free_descs(&etx) > etx.count) {
-            CU_FAIL("TX reclaimed more than was sent, or its free count left the ring");
-            fprintf(stderr, "seed 0x243F6A8885A308D3, step %u\n", step);
-            break;
-        }
-    }
-    CU_ASSERT_EQUAL(twice, 0);
-    e1000_txq_teardown(&etx, tx_done, NULL);
-    CU_ASSERT_EQUAL(twice, 0);
-    CU_ASSERT_EQUAL(n_reclaimed, sent);          /* every packet back exactly once */
+    struct tx_side t = { &etx, etx.ring, etx.count, E1000_TXD_QW1_DD, e_xmit, e_clean, e_free, e_down };
+    tx_faults(&t, 0x243F6A8885A308D3ull);
     fake_destroy(d);
 }
 
 static struct ixgbe_txq xtx;
 
+static int x_xmit(void *q, uint64_t b, uint32_t len, void *c, int more) { return ixgbe_xmit(q, b, len, c, more); }
+static unsigned x_clean(void *q, void (*f)(void *, void *), void *a) { return ixgbe_tx_clean(q, f, a); }
+static unsigned x_free(const void *q) { return ixgbe_tx_free_descs(q); }
+static void x_down(void *q, void (*f)(void *, void *), void *a) { ixgbe_txq_teardown(q, f, a); }
+
 static void test_ixgbe_tx(void)
 {
-    rng = 0x13198A2E03707344ull;
     CU_ASSERT_EQUAL_FATAL(ix_dev_up(), 0);
     d->nic_mode = FAKE_NIC_ON_TDT;
     CU_ASSERT_EQUAL_FATAL(ixgbe_txq_setup(&xtx, &xdev, 0, NULL), 0);
-    memset(reclaimed, 0, sizeof reclaimed);
-    n_reclaimed = twice = 0;
-    uint64_t bus;
-    uint8_t *buf = plat_dma_alloc(d, 2048, 64, &bus);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    unsigned sent = 0;
-    for (step = 0; step < STEPS && sent < TX_PKTS; step++) {
-        uint32_t r = rnd() % 100;
-        if (r < 50) {
-            if (ixgbe_xmit(&xtx, bus, 60 + rnd() % 1455, (void *)(uintptr_t)(sent + 1), rnd() % 2) == 0)
-                sent++;
-        } else if (r < 65) {
-            xtx.ring[rnd() % xtx.count].cmd_type_len |= IXGBE_ADVTXD_STAT_DD;
-        } else if (r < 70) {
-            xtx.ring[rnd() % xtx.count].cmd_type_len = rnd64();
-        } else {
-            ixgbe_tx_clean(&xtx, tx_done, NULL);
-        }
-        if (n_reclaimed > sent || ixgbe_tx_free_descs(&xtx) > xtx.count) {
-            CU_FAIL("TX reclaimed more than was sent, or its free count left the ring");
-            fprintf(stderr, "seed 0x13198A2E03707344, step %u\n", step);
-            break;
-        }
-    }
-    CU_ASSERT_EQUAL(twice, 0);
-    ixgbe_txq_teardown(&xtx, tx_done, NULL);
-    CU_ASSERT_EQUAL(twice, 0);
-    CU_ASSERT_EQUAL(n_reclaimed, sent);
+    struct tx_side t = { &xtx, xtx.ring, xtx.count, IXGBE_ADVTXD_STAT_DD, x_xmit, x_clean, x_free, x_down };
+    tx_faults(&t, 0x13198A2E03707344ull);
     fake_destroy(d);
 }
 
