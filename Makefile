@@ -236,7 +236,7 @@ fuzz-deps:
 fuzz: fuzz-deps
 	$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_rtl
 	@mkdir -p $(FUZZ_DIR)/corpus
-	cd $(FUZZ_DIR) && ./fuzz_rtl -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -timeout=20 -print_final_stats=1 corpus
+	cd $(FUZZ_DIR) && ./fuzz_rtl -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -len_control=0 -timeout=20 -print_final_stats=1 corpus
 
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
