@@ -37,9 +37,19 @@ ps_t link_wire_frame(link_wire *w, ps_t t, const uint8_t *data, uint32_t len, in
     return start;
 }
 
+ps_t link_wire_span_ps(const link_wire *w)
+{
+    return w->frames && w->last_end > w->first_start ? w->last_end - w->first_start : 0;
+}
+
 double link_wire_pps(const link_wire *w)
 {
-    if (!w->frames || w->last_end <= w->first_start)
-        return 0.0;
-    return (double)w->frames * 1e12 / (double)(w->last_end - w->first_start);
+    ps_t span = link_wire_span_ps(w);
+    return span ? (double)w->frames * 1e12 / (double)span : 0.0;
+}
+
+double link_wire_busy(const link_wire *w)
+{
+    ps_t span = link_wire_span_ps(w);
+    return span ? (double)w->wire_bytes * (double)w->byte_ps / (double)span : 0.0;
 }

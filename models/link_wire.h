@@ -33,6 +33,10 @@ ps_t link_wire_frame(link_wire *w, ps_t t, const uint8_t *data, uint32_t len, in
 /* Frames per second over the wire time they occupied (first preamble to the
  * end of the last frame's gap); 0 with no frame. */
 double link_wire_pps(const link_wire *w);
+/* That wire time in ps (first preamble to the end of the last gap); 0 with no frame. */
+ps_t link_wire_span_ps(const link_wire *w);
+/* The share of that time the wire carried bits (preamble, frame, FCS, gap). */
+double link_wire_busy(const link_wire *w);
 /* Wire bytes per frame for a frame of `frame` bytes incl. FCS: + preamble + 12-byte gap. */
 static inline uint32_t link_wire_bytes_std(uint32_t frame) { return frame + 20; }
 

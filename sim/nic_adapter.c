@@ -228,8 +228,8 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
         a->st.master_aborts++;
     if (last && tag == NIC_TAG_TX_DESC && a->txd_inflight[func]) {
         a->st.txd_fetch_ps[func] += t - a->txd_issue[func][0];
-        a->txd_issue[func][0] = a->txd_issue[func][1];
         a->txd_inflight[func]--;
+        memmove(a->txd_issue[func], a->txd_issue[func] + 1, a->txd_inflight[func] * sizeof(ps_t));
     }
     if (a->cq_len != before)
         nic_adapter_wake(a, t, func);

@@ -43,16 +43,6 @@ static double port_mbps(const sim_port *sp)
     return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
 }
 
-/* Fraction of the time from the first preamble to the end of the last gap
- * that the wire carried bits (preamble, frame, FCS, gap). */
-static double wire_busy(const sim_port *sp)
-{
-    const link_wire *w = &sp->wire;
-    if (!w->frames || w->last_end <= w->first_start)
-        return 0;
-    return (double)w->wire_bytes * (double)w->byte_ps / (double)(w->last_end - w->first_start);
-}
-
 /* A port's TX descriptor fetches: count, descriptors per fetch, mean time
  * from request to last descriptor, mean time between fetches (over the
  * time its frames occupied the wire). */
@@ -68,9 +58,7 @@ static txd_view txd_of(const sim_port *sp)
     if (v.fetches) {
         v.per_fetch = (double)st->txd_descs[sp->func] / (double)v.fetches;
         v.fetch_ns = (double)st->txd_fetch_ps[sp->func] / 1e3 / (double)v.fetches;
-        const link_wire *w = &sp->wire;
-        if (w->last_end > w->first_start)
-            v.every_ns = (double)(w->last_end - w->first_start) / 1e3 / (double)v.fetches;
+        v.every_ns = (double)link_wire_span_ps(&sp->wire) / 1e3 / (double)v.fetches;
     }
     return v;
 }
@@ -225,7 +213,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
             if (sp->wire.frames && v.fetches)
                 fprintf(f, "%-6s %10llu %11.1f %10.0f %10.0f %11.1f\n", report_ifname(p),
                         (unsigned long long)v.fetches, v.per_fetch, v.fetch_ns, v.every_ns,
-                        100 * wire_busy(sp));
+                        100 * link_wire_busy(&sp->wire));
         }
     }
 
@@ -305,7 +293,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
-        cJSON_AddNumberToObject(o, "wire_busy", wire_busy(sp));
+        cJSON_AddNumberToObject(o, "wire_busy", link_wire_busy(&sp->wire));
         txd_view v = txd_of(sp);
         cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");
         cJSON_AddNumberToObject(txd, "count", (double)v.fetches);
