@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "report.h"
 
-enum { BENCH_MAX_ARGS = 64 };
+enum { BENCH_MAX_ARGS = 64, BENCH_MAX_REPEAT = 100 };
 
 typedef struct bench_item {
     char name[128];
@@ -23,16 +23,11 @@ typedef struct bench_item {
     char storage[4096];
 } bench_item;
 
-/* Run one benchmark in a child; fills the row.  0 ok. */
-static int bench_one(const bench_item *b, cJSON *rows)
+/* One run of a benchmark in a child process: res = simulated packets,
+ * simulated seconds, wall seconds; *rss_mb its peak resident memory.  0 ok. */
+static int bench_child(const bench_item *b, double res[3], double *rss_mb)
 {
     char err[1024];
-    scenario *sc = cli_load(b->scenario, b->n_ov, (char **)b->ov, err, sizeof err);
-    if (!sc) {
-        fprintf(stderr, "%s\n", err);
-        return EXIT_USAGE;
-    }
-    scenario_free(sc);
     int fds[2];
     if (pipe(fds) != 0) {
         perror("nicsim: pipe");
@@ -52,28 +47,66 @@ static int bench_one(const bench_item *b, cJSON *rows)
             fprintf(stderr, "nicsim: %s\n", err);
             _exit(EXIT_RUN_FAILED);
         }
-        double res[3] = { (double)report_tx_packets(&sys), (double)sys.end_time / 1e12, sys.wall_seconds };
-        if (write(fds[1], res, sizeof res) != (ssize_t)sizeof res)
+        double r[3] = { (double)report_tx_packets(&sys), (double)sys.end_time / 1e12, sys.wall_seconds };
+        if (write(fds[1], r, sizeof r) != (ssize_t)sizeof r)
             _exit(EXIT_RUN_FAILED);
         system_free(&sys, err, sizeof err);
         _exit(0);
     }
     close(fds[1]);
-    double res[3];
-    ssize_t got = read(fds[0], res, sizeof res);
+    ssize_t got = read(fds[0], res, 3 * sizeof *res);
     close(fds[0]);
     int status;
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        got != (ssize_t)sizeof res) {
+        got != (ssize_t)(3 * sizeof *res)) {
         fprintf(stderr, "nicsim: bench %s failed\n", b->name);
         return EXIT_RUN_FAILED;
     }
+    *rss_mb = (double)ru.ru_maxrss / 1024.0;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Run one benchmark `repeat` times, each in its own child; fills the row with
+ * the median run's figures and the spread.  0 ok. */
+static int bench_one(const bench_item *b, int repeat, cJSON *rows)
+{
+    char err[1024];
+    scenario *sc = cli_load(b->scenario, b->n_ov, (char **)b->ov, err, sizeof err);
+    if (!sc) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    scenario_free(sc);
+    double wall[BENCH_MAX_REPEAT], res[3] = { 0, 0, 0 }, rss_mb = 0;
+    for (int i = 0; i < repeat; i++) {
+        double r[3], rss;
+        int rc = bench_child(b, r, &rss);
+        if (rc != 0)
+            return rc;
+        /* the simulation is deterministic: every run simulates the same */
+        res[0] = r[0];
+        res[1] = r[1];
+        wall[i] = r[2];
+        if (rss > rss_mb)
+            rss_mb = rss;
+    }
+    qsort(wall, (size_t)repeat, sizeof *wall, cmp_double);
+    /* the median (the lower middle one of an even count) */
+    res[2] = wall[(repeat - 1) / 2];
     double pkts_per_s = res[2] > 0 ? res[0] / res[2] : 0;
     double slowdown = res[1] > 0 ? res[2] / res[1] : 0;
-    double rss_mb = (double)ru.ru_maxrss / 1024.0;
-    printf("%-24s %10.0f sim packets/s  slowdown %6.2fx  peak RSS %6.1f MB  (%.0f packets, %.4f s simulated, %.2f s wall)\n",
-           b->name, pkts_per_s, slowdown, rss_mb, res[0], res[1], res[2]);
+    double best = wall[0] > 0 ? res[0] / wall[0] : 0;
+    double worst = wall[repeat - 1] > 0 ? res[0] / wall[repeat - 1] : 0;
+    printf("%-24s %10.0f sim packets/s  slowdown %6.2fx  peak RSS %6.1f MB  (%.0f packets, %.4f s simulated, "
+           "%.2f s wall; median of %d, range %.0f-%.0f)\n",
+           b->name, pkts_per_s, slowdown, rss_mb, res[0], res[1], res[2], repeat, worst, best);
     fflush(stdout);
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "scenario", b->name);
@@ -83,8 +116,11 @@ static int bench_one(const bench_item *b, cJSON *rows)
         cJSON_AddItemToArray(ovs, cJSON_CreateString(b->ov[i]));
     cJSON_AddNumberToObject(row, "sim_packets", res[0]);
     cJSON_AddNumberToObject(row, "sim_seconds", res[1]);
+    cJSON_AddNumberToObject(row, "runs", repeat);
     cJSON_AddNumberToObject(row, "wall_seconds", res[2]);
     cJSON_AddNumberToObject(row, "sim_packets_per_s", pkts_per_s);
+    cJSON_AddNumberToObject(row, "sim_packets_per_s_min", worst);
+    cJSON_AddNumberToObject(row, "sim_packets_per_s_max", best);
     cJSON_AddNumberToObject(row, "slowdown", slowdown);
     cJSON_AddNumberToObject(row, "peak_rss_mb", rss_mb);
     cJSON_AddItemToArray(rows, row);
@@ -163,7 +199,7 @@ int cmd_bench(const cli *c)
         }
         fclose(f);
         for (int i = 0; rc == 0 && i < ni; i++)
-            rc = bench_one(&items[i], rows);
+            rc = bench_one(&items[i], c->repeat, rows);
         free(items);
     } else {
         bench_item b;
@@ -172,7 +208,7 @@ int cmd_bench(const cli *c)
         snprintf(b.scenario, sizeof b.scenario, "%s", c->scenario);
         for (int i = 0; i < c->n_overrides && i < BENCH_MAX_ARGS; i++)
             b.ov[b.n_ov++] = c->overrides[i];
-        rc = bench_one(&b, rows);
+        rc = bench_one(&b, c->repeat, rows);
     }
     if (rc == 0 && c->json && report_write_json(c->json, root, err, sizeof err) != 0) {
         fprintf(stderr, "nicsim: %s\n", err);

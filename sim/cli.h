@@ -16,6 +16,7 @@ typedef struct cli {
     const char *json;
     const char *csv;
     const char *list;
+    int repeat;                 /* bench: runs of each benchmark (1..100) */
 } cli;
 
 /* Load a scenario with overrides and the cross-key checks; NULL and a

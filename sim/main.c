@@ -20,10 +20,11 @@ static const char usage[] =
     "  nicsim sweep SCENARIO.ini key=v1,v2,... [key=... ...] [--csv FILE] [--json FILE]\n"
     "      Run every combination of the listed values (a key with one value is a plain\n"
     "      override) and print measured beside wire-speed packet rates.\n"
-    "  nicsim bench SCENARIO.ini [section.key=value ...] [--json FILE]\n"
-    "  nicsim bench --list FILE [--json FILE]\n"
-    "      Run each scenario once in a child process and report simulated packets per\n"
-    "      wall-clock second, the slowdown against real time and the peak resident\n"
+    "  nicsim bench SCENARIO.ini [section.key=value ...] [--repeat N] [--json FILE]\n"
+    "  nicsim bench --list FILE [--repeat N] [--json FILE]\n"
+    "      Run each scenario N times (default 3), each run in its own child process,\n"
+    "      and report the median run's simulated packets per wall-clock second and\n"
+    "      slowdown against real time, the range over the runs and the peak resident\n"
     "      memory.  A list file has one benchmark a line: NAME SCENARIO [key=value ...]\n"
     "      ('#' starts a comment).  The JSON is {\"rows\": [...]}.\n"
     "  nicsim validate e1000|ixgbe [section.key=value ...] [--json FILE]\n"
@@ -58,6 +59,7 @@ static int parse_cli(int argc, char **argv, cli *c)
     if (argc < 2)
         return -1;
     c->cmd = argv[1];
+    c->repeat = 3;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--list")) {
@@ -71,6 +73,16 @@ static int parse_cli(int argc, char **argv, cli *c)
                 c->csv = argv[++i];
             else
                 c->list = argv[++i];
+        } else if (!strcmp(a, "--repeat")) {
+            char *end = NULL;
+            long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *argv[i + 1] == 0 || *end != 0 || n < 1 || n > 100) {
+                fprintf(stderr, "nicsim: --repeat: expected a count in [1, 100], got '%s'\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                return -1;
+            }
+            c->repeat = (int)n;
+            i++;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             exit(0);

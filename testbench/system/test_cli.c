@@ -887,6 +887,28 @@ static void test_ixgbe_pktgen_runs(void)
     proc_free(&p);
 }
 
+/* `nicsim bench --repeat 2` runs the scenario twice and reports the median
+ * run with the range: one row whose packet count is the scenario's, runs 2,
+ * and min <= median <= max. */
+static void test_bench_repeat(void)
+{
+    const char *dir = make_tmpdir();
+    const char *json_path = path_in(dir, "b.json");
+    proc p;
+    RUN(&p, "bench", SCENARIO, "pktgen.count=2000", "--repeat", "2", "--json", (char *)json_path);
+    require_ok(&p);
+    CHECK(strstr(p.out, "median of 2, range ") != NULL, "%s: no median and range in:\n%s", p.cmd, p.out);
+    proc_free(&p);
+    cJSON *j = load_json(json_path);
+    CHECK(jnum(j, "rows/0/sim_packets", json_path) == 2000, "%s: sim_packets is not 2000", json_path);
+    CHECK(jnum(j, "rows/0/runs", json_path) == 2, "%s: runs is not 2", json_path);
+    double lo = jnum(j, "rows/0/sim_packets_per_s_min", json_path);
+    double med = jnum(j, "rows/0/sim_packets_per_s", json_path);
+    double hi = jnum(j, "rows/0/sim_packets_per_s_max", json_path);
+    CHECK(lo > 0 && lo <= med && med <= hi, "%s: min %g, median %g, max %g out of order", json_path, lo, med, hi);
+    cJSON_Delete(j);
+}
+
 /* `nicsim validate e1000` runs every row of both 82546 tables and writes one
  * JSON row per (row, metric) with the CSV's key columns; it exits 0 or 1 (in
  * or out of tolerance), never 2.  Short runs keep the test quick: the values
@@ -1346,6 +1368,19 @@ static void test_err_unknown_option(void)
     proc_free(&p);
 }
 
+static void test_err_bench_repeat(void)
+{
+    const char *dir = make_tmpdir();
+    static const char *const bad[] = { "0", "101", "3x", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        proc p;
+        RUN(&p, "bench", SCENARIO, "--repeat", (char *)bad[i], "--json", path_in(dir, "b.json"));
+        static const char *const keep[] = { NULL };
+        expect_usage_error(&p, "nicsim: --repeat: expected a count in [1, 100]", dir, keep);
+        proc_free(&p);
+    }
+}
+
 static void test_err_missing_scenario(void)
 {
     const char *dir = make_tmpdir();
@@ -1452,6 +1487,7 @@ static void register_suites(void)
         { "ValidateIxgbeJsonRows", test_validate_ixgbe_json_rows },
         { "SinkReceives", test_sink_receives },
         { "OnePort82599SameResults", test_one_port_82599_same_results },
+        { "BenchRepeatMedianAndRange", test_bench_repeat },
     };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
@@ -1475,6 +1511,7 @@ static void register_suites(void)
         { "UnknownCommand", test_err_unknown_command },
         { "UnknownOption", test_err_unknown_option },
         { "MissingScenario", test_err_missing_scenario },
+        { "BenchRepeatOutOfRange", test_err_bench_repeat },
     };
     static const test_def keys[] = {
         { "ListsScenarioSectionsAndKeys", test_keys_cover_scenario },
