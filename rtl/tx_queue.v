@@ -20,7 +20,8 @@
 // at index 0).  Write-back (SDM 3.4): WTHRESH = 0 writes the status dword of
 // each RS descriptor as soon as it is processed; WTHRESH > 0 ("bursting")
 // accumulates descriptors from an RS descriptor onward and writes them back
-// whole once WTHRESH are done, or when TIDV/TADV expire.  TXDW is raised at
+// whole once WTHRESH are done, or when TIDV/TADV expire (TIDV starts at the
+// arming RS descriptor and restarts with each IDE descriptor added).  TXDW is raised at
 // write-back, or when TIDV/TADV expire for descriptors with IDE.
 // TXDCTL.GRAN = 0 counts PTHRESH, HTHRESH and WTHRESH in 64-byte cache lines
 // of 4 descriptors (WTHRESH capped at the cache); the 82599 has no GRAN
@@ -124,6 +125,7 @@ module tx_queue #(
     reg         f2_valid;         // FETCH2: a second fetch queued behind it
     reg [6:0]   f2_n;             //   of this many descriptors
     reg [15:0]  pkt_bytes;        // bytes of the current packet issued so far
+    reg         in_pkt;           // a packet's descriptors are issued up to one without EOP
     reg         pkt_drop;         // the current packet does not fit the buffer
     reg         armed, armed_ide, flush;
     reg         tidv_run, tadv_run;
@@ -205,6 +207,12 @@ module tx_queue #(
     wire         wb_arm_c    = n_wb != 0 && bursting && rd_rs && !armed && !ws_active;
     wire         wb_arm      = wb_arm_c && !wb_burst;
     wire         batch_ide  = armed ? armed_ide : (rd_ide && tidv != 16'd0);
+    // the descriptor whose data completes (frag_done) and its CMD.IDE: each
+    // IDE descriptor added to an armed batch reloads TIDV (nic-facts A2: "each
+    // descriptor with IDE reloads the TIDV countdown"), so the batch's flush
+    // comes TIDV after its last descriptor, not after its first
+    wire [5:0]   done_slot  = rel_slot + n_wb[5:0];
+    wire         done_ide   = FMT == 0 && cache[done_slot][95];
 
     wire timer_expire = (tidv_run && tidv_cnt <= tick) || (tadv_run && tadv_cnt <= tick);
 
@@ -213,7 +221,10 @@ module tx_queue #(
     // FETCH2 (the 82599): a prefetch may be issued while one fetch is in
     // flight, so two are outstanding; completions arrive in request order
     wire fetch_c    = en && (!f_busy || (FETCH2 != 0 && !f2_valid)) && n_fetch != 0;
-    wire fetch0_c   = fetch_c && (FETCH2 != 0 ? occ == 0 : onchip == 0);
+    // (FETCH2: an empty cache, or nothing left to process while a packet
+    // waits for its next descriptor: the packet's own descriptors, held until
+    // it is sent, must not keep out the fetch that completes it)
+    wire fetch0_c   = fetch_c && (FETCH2 != 0 ? (occ == 0 || (in_pkt && onchip == 0)) : onchip == 0);
     wire pref_c     = fetch_c && pth != 0 && {2'b0, onchip} < pth && avail >= {7'd0, hth};
     wire do_fetch0  = !do_wb && fetch0_c && port_free;
     wire do_pref    = !do_wb && !do_fetch0 && pref_c && port_free;
@@ -304,7 +315,7 @@ module tx_queue #(
             rel_slot <= 0;
             n_wb <= 0; n_iss <= 0; n_rdy <= 0; n_inf <= 0;
             f_busy <= 0; f_left <= 0; f2_valid <= 0; f2_n <= 0;
-            pkt_bytes <= 0; pkt_drop <= 0;
+            pkt_bytes <= 0; pkt_drop <= 0; in_pkt <= 0;
             armed <= 0; armed_ide <= 0; flush <= 0;
             tidv_run <= 0; tadv_run <= 0; tidv_cnt <= 0; tadv_cnt <= 0;
             req_valid <= 0; req_write <= 0; req_tag <= 0; req_addr <= 0; req_len <= 0;
@@ -360,7 +371,8 @@ module tx_queue #(
                 armed <= 1'b1;
                 armed_ide <= rd_ide && tidv != 0;
             end
-            if ((wb_status || wb_arm || (wb_burst && !armed_c)) && rd_ide && tidv != 16'd0) begin
+            if ((((wb_status || wb_arm || (wb_burst && !armed_c)) && rd_ide) ||
+                 (frag_done && bursting && armed_c && done_ide)) && tidv != 16'd0) begin
                 tidv_run <= 1'b1;
                 tidv_cnt <= {tidv, 2'b00};
                 if (!tadv_run_c && tadv != 16'd0) begin
@@ -417,6 +429,7 @@ module tx_queue #(
                     req_addr <= pd_addr; req_len <= pd_len;
                 end
                 pkt_bytes <= pd_eop ? 16'd0 : pkt_total[15:0];
+                in_pkt    <= !pd_eop;
                 pkt_drop  <= pd_eop ? 1'b0 : pd_drop;
             end
 
