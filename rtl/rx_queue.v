@@ -46,7 +46,8 @@
 //     model parses no headers.
 // Written back (the 82599, FMT 1, has no RDTR/RADV: tie them to 0; its
 // flush strobe fpd comes from the interrupt throttle):
-//   WTHRESH = 0: bytes 8..15 of each done descriptor at once, one 8-byte write;
+//   WTHRESH = 0: each done descriptor at once, one write: bytes 8..15 (legacy),
+//     the whole 16 bytes (advanced: nothing of its read format survives);
 //   WTHRESH > 0: whole descriptors, two per beat, once WTHRESH are done, or
 //     when a flush is owed (RDTR/RADV expiry, RDTR.FPD, a frame completed with
 //     RDTR = 0), or when a waiting frame has no descriptor left and none can
@@ -153,7 +154,7 @@ module rx_queue #(
     reg         s_act;                      // a write is requested or streaming
     reg         s_go;                       // its request has been granted
     reg         s_wb;                       // write-back (else packet data)
-    reg         s_status;                   // status-only write-back (8 bytes)
+    reg         s_status;                   // one descriptor's write-back (8 bytes legacy, 16 advanced)
     reg         s_orph;                     // CTRL.RST came while it streamed: its beats count for nothing
     reg [15:0]  s_left;                     // data: bytes left; write-back: descriptors left
     reg [5:0]   s_slot;
@@ -551,7 +552,10 @@ module rx_queue #(
             // ---- requests (one per cycle, by priority) ----
             if (wb_status) begin
                 req_valid_n = 1'b1; req_write_n = 1'b1; req_tag_n = 5'd0;
-                req_addr_n = rdba + {44'd0, rel_idx, 4'd0} + 64'd8; req_len_n = 16'd8;
+                // legacy: the second quadword; advanced: the whole descriptor
+                // (its write-back format has no field software wrote, B2)
+                req_addr_n = rdba + {44'd0, rel_idx, 4'd0} + (FMT == 0 ? 64'd8 : 64'd0);
+                req_len_n = FMT == 0 ? 16'd8 : 16'd16;
                 s_act_n = 1'b1; s_go_n = 1'b0; s_wb_n = 1'b1; s_status_n = 1'b1; s_orph_n = 1'b0;
                 s_left_n = 16'd1; s_slot_n = rel_slot; s_n_n = 7'd1;
             end
@@ -612,9 +616,11 @@ module rx_queue #(
                        (ring_size == 0 || rdt >= ring_size || fetch_idx_n >= ring_size || rdt == fetch_idx_n);
         end
 
-        // the write-back beat: the status-only write is the descriptor's second quadword
+        // the write-back beat: the status-only write is the descriptor's second
+        // quadword (legacy) or the whole descriptor (advanced)
         if (wb_load)
-            wb_q <= s_status ? {192'd0, cache[s_slot][127:64]} : {cache[s_slot + 6'd1], cache[s_slot]};
+            wb_q <= s_status ? (FMT == 0 ? {192'd0, cache[s_slot][127:64]} : {128'd0, cache[s_slot]})
+                             : {cache[s_slot + 6'd1], cache[s_slot]};
         // the row of the data beat
         if (rd_row_en)
             rd_data <= mem[s_row];
