@@ -1,4 +1,5 @@
-/* A cycle-level harness that drives the 82546 RTL directly, without the bus
+/* A cycle-level harness that drives the RTL (82546 by default, or any model
+ * rh_new_straps names) directly, without the bus
  * model or the driver: MMIO accesses one per cycle, DMA reads answered from
  * host memory after a fixed number of cycles (one beat per cycle), DMA writes
  * applied when their last beat arrives, and every frame the MACs send
@@ -114,12 +115,17 @@ typedef struct rtl_harness {
     size_t rx_head[NIC_RTL_PORTS], rx_n[NIC_RTL_PORTS], rx_cap[NIC_RTL_PORTS];
     uint32_t rx_off[NIC_RTL_PORTS];        /* bytes of the head frame delivered */
     uint64_t rx_frames[NIC_RTL_PORTS];     /* frames fully delivered to the MAC */
+    /* a breach of the interface's contract (a stray write beat, an MMIO read
+     * never answered, ...): abort() unless soft, then the first in error */
+    int soft;
+    char error[160];
     /* every DMA write, in order */
     rh_wr *wlog;
     size_t nwlog, wlog_cap;
 } rtl_harness;
 
-rtl_harness *rh_new(void);
+rtl_harness *rh_new(void);                         /* the 82546 on PCI-X 133 */
+rtl_harness *rh_new_straps(const nic_rtl_straps *s);  /* any model (nic_rtl.h) */
 void rh_free(rtl_harness *h);
 /* One cycle with the current inputs. */
 void rh_step(rtl_harness *h);
