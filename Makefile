@@ -138,9 +138,13 @@ $(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ $< $(TEST_RUNNER) $(TEST_EXTRA_$*) $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
 
-$(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(NICSIM_LIB) $(RTL_LIB)
+# The differential checker brings its reference model.
+RTL_EXTRA_differential := testbench/diff/diff_ref.c testbench/diff/diff_ref.h
+$(BUILD)/tests/rtl_%: testbench/rtl/test_%.c testbench/rtl/rtl_harness.c $(TEST_RUNNER) $$(RTL_EXTRA_$$*) \
+                      $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -o $@ $< testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
+	$(CC) $(CFLAGS_COMMON) -o $@ $< testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(filter %.c,$(RTL_EXTRA_$*)) \
+	  $(NICSIM_LIB) $(RTL_LIB) $(TEST_LDLIBS) -lstdc++
 
 # The 82599's TX queue: rtl/tx_queue.v with advanced descriptors and a
 # 40-entry cache.
