@@ -65,7 +65,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps bench clean
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps bench clean diff-replay
 all: $(BUILD)/nicsim
 
 deps:
@@ -247,6 +247,51 @@ fuzz: fuzz-deps
 	$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_rtl
 	@mkdir -p $(FUZZ_DIR)/corpus
 	cd $(FUZZ_DIR) && ./fuzz_rtl -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -len_control=0 -timeout=20 -print_final_stats=1 corpus
+
+# ---- replaying a differential-checker failure with a waveform ----------------
+# `make diff-replay SEQ=82599:17` replays that sequence of the differential
+# checker (testbench/rtl/test_differential.c), printing every action, and
+# writes the FST waveform of the failing action's window to
+# build/diff-82599-17.fst (gtkwave).  It needs the models Verilated with
+# --trace-fst, built here on first use (build/trace), not by make test.
+TRACE_DIR := $(BUILD)/trace
+TRACE_MODELS := $(TRACE_DIR)/verilated/Vnic82546__ALL.a $(TRACE_DIR)/verilated82599/Vnic82599__ALL.a \
+                $(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a
+TRACE_VL_FLAGS := --trace-fst --trace-structs
+TRACE_CXXFLAGS := -std=gnu++17 -O1 -g -DNICSIM_TRACE -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd
+
+$(TRACE_DIR)/verilated/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(TRACE_VL_FLAGS) $(subst -Mdir $(VL_DIR),-Mdir $(dir $@),$(VL_FLAGS)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82546.mk Vnic82546__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
+
+$(TRACE_DIR)/verilated82599/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(TRACE_VL_FLAGS) $(subst -Mdir $(VL_DIR_82599),-Mdir $(dir $@),$(VL_FLAGS_82599)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82599.mk Vnic82599__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
+
+$(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(TRACE_VL_FLAGS) $(subst -Mdir $(VL_DIR_82599_1),-Mdir $(dir $@),$(VL_FLAGS_82599_1)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82599x1.mk Vnic82599x1__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
+
+$(TRACE_DIR)/rtl_differential: testbench/rtl/test_differential.c testbench/rtl/rtl_harness.c \
+                               $(RTL_EXTRA_differential) $(TEST_RUNNER) sim/nic_rtl.cpp sim/nic_rtl.h \
+                               $(TRACE_MODELS) $(NICSIM_LIB)
+	$(CXX) $(TRACE_CXXFLAGS) -I$(TRACE_DIR)/verilated -I$(TRACE_DIR)/verilated82599 -I$(TRACE_DIR)/verilated82599x1 \
+	  -c sim/nic_rtl.cpp -o $(TRACE_DIR)/nic_rtl.o
+	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated.cpp -o $(TRACE_DIR)/verilated.o
+	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated_threads.cpp -o $(TRACE_DIR)/verilated_threads.o
+	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated_fst_c.cpp -o $(TRACE_DIR)/verilated_fst_c.o
+	$(CC) $(CFLAGS_COMMON) -o $@ $< testbench/rtl/rtl_harness.c $(TEST_RUNNER) $(filter %.c,$(RTL_EXTRA_differential)) \
+	  $(NICSIM_LIB) $(TRACE_DIR)/nic_rtl.o $(TRACE_MODELS) $(TRACE_DIR)/verilated.o $(TRACE_DIR)/verilated_threads.o \
+	  $(TRACE_DIR)/verilated_fst_c.o $(TEST_LDLIBS) -lz -lstdc++ -lpthread
+
+SEQ ?=
+diff-replay: deps
+	@if [ -z "$(SEQ)" ]; then echo "make diff-replay: SEQ=82546:SEED or SEQ=82599:SEED (as the checker printed)"; exit 2; fi
+	$(MAKE) --no-print-directory $(TRACE_DIR)/rtl_differential
+	$(TRACE_DIR)/rtl_differential --replay $(SEQ) --fst $(BUILD)/diff-$(subst :,-,$(SEQ)).fst
 
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518

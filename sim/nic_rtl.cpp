@@ -9,6 +9,9 @@
 #include "Vnic82599x1.h"
 #include "Vnic82599x1___024root.h"
 #include "verilated.h"
+#ifdef NICSIM_TRACE
+#include "verilated_fst_c.h"
+#endif
 #include <cstring>
 #include <new>
 
@@ -18,6 +21,10 @@ struct nic_rtl {
     Vnic82599 *t99;
     Vnic82599x1 *t99x1;         // the 82599 with port 0 only (straps.ports == 1)
     uint64_t cycles;
+#ifdef NICSIM_TRACE
+    VerilatedFstC *fst;         // nic_rtl_trace_fst: open from trace_from to trace_to
+    uint64_t trace_from, trace_to;
+#endif
 };
 
 // Verilator calls these on $finish/$stop; the RTL has none, but the runtime needs them linked.
@@ -87,15 +94,35 @@ static inline void clocks_low(Vnic82599x1 *t)
     t->rootp->__Vtrigrprev__TOP__nic82599__DOT____Vcellinp__g_func__BRA__0__KET____DOT__fn__clk = 0;
 }
 
+#ifdef NICSIM_TRACE
+// a window's dump: the posedge at 2c, the clocks low at 2c + 1
+static void trace_dump(nic_rtl *n, uint64_t half)
+{
+    if (n->fst && n->cycles >= n->trace_from && n->cycles < n->trace_to)
+        n->fst->dump(half);
+    if (n->fst && n->cycles + 1 >= n->trace_to && half & 1) {
+        n->fst->close();
+        delete n->fst;
+        n->fst = nullptr;
+    }
+}
+#endif
+
 template <class T>
 static void edge(nic_rtl *n, T *t, uint8_t func_en)
 {
     t->clk = 1;
     t->func_clk = func_en & 3;
     t->eval();
+#ifdef NICSIM_TRACE
+    trace_dump(n, 2 * n->cycles);
+#endif
     t->clk = 0;
     t->func_clk = 0;
     clocks_low(t);
+#ifdef NICSIM_TRACE
+    trace_dump(n, 2 * n->cycles + 1);
+#endif
     n->cycles++;
 }
 
@@ -176,6 +203,11 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
     n->t99 = nullptr;
     n->t99x1 = nullptr;
     n->cycles = 0;
+#ifdef NICSIM_TRACE
+    n->fst = nullptr;
+    n->trace_from = n->trace_to = 0;
+    n->ctx.traceEverOn(true);   // before the model is built: it then keeps its trace code live
+#endif
     if (s->model == NIC_RTL_82546) {
         Vnic82546 *t = n->t46 = new Vnic82546(&n->ctx);
         t->link_up = s->link_up & 3;
@@ -198,6 +230,12 @@ extern "C" void nic_rtl_free(nic_rtl *n)
 {
     if (!n)
         return;
+#ifdef NICSIM_TRACE
+    if (n->fst) {
+        n->fst->close();
+        delete n->fst;
+    }
+#endif
     if (n->t46) {
         n->t46->final();
         delete n->t46;
@@ -234,4 +272,34 @@ extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out
 extern "C" uint64_t nic_rtl_cycles(const nic_rtl *n)
 {
     return n->cycles;
+}
+
+extern "C" int nic_rtl_trace_fst(nic_rtl *n, const char *path, uint64_t from, uint64_t to)
+{
+#ifdef NICSIM_TRACE
+    if (n->fst || from >= to)
+        return -1;
+    n->fst = new VerilatedFstC;
+    if (n->t46)
+        n->t46->trace(n->fst, 99);
+    else if (n->t99x1)
+        n->t99x1->trace(n->fst, 99);
+    else
+        n->t99->trace(n->fst, 99);
+    n->fst->open(path);
+    if (!n->fst->isOpen()) {
+        delete n->fst;
+        n->fst = nullptr;
+        return -1;
+    }
+    n->trace_from = from;
+    n->trace_to = to;
+    return 0;
+#else
+    (void)n;
+    (void)path;
+    (void)from;
+    (void)to;
+    return -1;
+#endif
 }

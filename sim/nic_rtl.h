@@ -81,6 +81,11 @@ void nic_rtl_free(nic_rtl *n);
 void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out);
 void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out);
 uint64_t nic_rtl_cycles(const nic_rtl *n);
+/* Write an FST waveform of every signal to path for the cycles [from, to)
+ * (the posedge and the low half of each; time in half cycles).  Only a
+ * build with NICSIM_TRACE and models Verilated with --trace-fst can
+ * (`make diff-replay`); elsewhere it returns -1 and writes nothing. */
+int nic_rtl_trace_fst(nic_rtl *n, const char *path, uint64_t from, uint64_t to);
 
 #ifdef __cplusplus
 }

@@ -215,7 +215,7 @@ static cJSON *netstat_json(const netstat *ns)
     cJSON *ports = cJSON_AddArrayToObject(o, "ports");
     for (int p = 0; p < 4; p++) {
         cJSON *po = cJSON_CreateObject();
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "eth%d", p);
         cJSON_AddStringToObject(po, "iface", name);
         for (int k = 0; k < NS_COLS; k++) {

@@ -49,8 +49,10 @@ static void breach(rtl_harness *h, const char *what)
         fprintf(stderr, "rtl_harness: %s\n", what);
         abort();
     }
-    if (!h->error[0])
+    if (!h->error[0]) {
         snprintf(h->error, sizeof h->error, "cycle %llu: %s", (unsigned long long)h->cycle, what);
+        h->error_cycle = h->cycle;
+    }
 }
 
 static void take_outputs(rtl_harness *h, uint8_t clocked)

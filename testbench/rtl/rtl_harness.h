@@ -119,6 +119,7 @@ typedef struct rtl_harness {
      * never answered, ...): abort() unless soft, then the first in error */
     int soft;
     char error[160];
+    uint64_t error_cycle;
     /* every DMA write, in order */
     rh_wr *wlog;
     size_t nwlog, wlog_cap;

@@ -18,9 +18,10 @@
  *
  * `make test` runs NICSIM_DIFF_SEQS sequences per personality (default
  * 10,000).  A failure prints the one-line command that replays it:
- *   build/tests/rtl_differential --replay 82599:SEED [--fst FILE]
- * which runs that sequence alone, printing every action, and (with --fst)
- * writes the waveform of the failing window. */
+ *   make diff-replay SEQ=82599:SEED
+ * which runs that sequence alone, printing every action, and writes the FST
+ * waveform of the failing action's window (build/diff-82599-SEED.fst);
+ * build/tests/rtl_differential --replay 82599:SEED replays it without one. */
 #include <CUnit/CUnit.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +55,13 @@ static unsigned pick(uint64_t *s, unsigned n)   /* 0 .. n-1 */
     return (unsigned)(next_u64(s) % n);
 }
 
+/* ---- what the sequences did, in all (printed by the suite) ----------------- */
+
+static struct tally {
+    unsigned long tx_frames, tx_descs, rx_frames, rx_nodesc, rx_returns, checks, tx_restarts, rx_restarts,
+        resets, multi_desc_rx, hwb, burst;
+} tally;
+
 /* ---- one sequence ---------------------------------------------------------- */
 
 typedef struct seq {
@@ -71,7 +79,26 @@ typedef struct seq {
     unsigned frames_seen;     /* TX frames already compared */
     char fail[512];
     int action;
+    uint64_t action_cycle;    /* the cycle the current action started at */
+    uint64_t fail_cycle;      /* where it went wrong: a breach's own cycle, else the detection's */
+    int fail_action;
+    uint64_t fail_action_cycle;
 } seq;
+
+/* What a run of one sequence is asked for, and what it found. */
+typedef struct run_opts {
+    int adv;
+    uint64_t seed;
+    int verbose;
+    const char *fst;          /* write a waveform of cycles [from, to) here */
+    uint64_t from, to;
+} run_opts;
+
+typedef struct run_result {
+    char why[512];            /* empty: passed */
+    int action;
+    uint64_t action_cycle, fail_cycle;
+} run_result;
 
 static void say(seq *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(seq *q, const char *fmt, ...)
@@ -93,6 +120,9 @@ static int failf(seq *q, const char *fmt, ...)
         return 1;
     va_list ap;
     va_start(ap, fmt);
+    q->fail_cycle = q->h->error[0] ? q->h->error_cycle : q->h->cycle;
+    q->fail_action = q->action;
+    q->fail_action_cycle = q->action_cycle;
     int k = snprintf(q->fail, sizeof q->fail, "action %d, cycle %llu: ", q->action,
                      (unsigned long long)q->h->cycle);
     vsnprintf(q->fail + k, sizeof q->fail - (size_t)k, fmt, ap);
@@ -307,6 +337,8 @@ static void act_tx(seq *q)
         }
         room -= nd;
         q->tx_used += nd;
+        tally.tx_frames++;
+        tally.tx_descs += nd;
         descs += nd;
         sent++;
     }
@@ -341,6 +373,9 @@ static void act_rx(seq *q)
         if (idle(q))
             return;
         say(q, "RX frame of %u bytes (%u free descriptors)", len, dref_rx_free(q->m));
+        tally.rx_frames++;
+        tally.rx_nodesc += dref_rx_free(q->m) == 0;
+        tally.multi_desc_rx += len - (q->m->c.secrc ? 4 : 0) > q->m->c.bsize;
         rh_rx_frame(q->h, 0, data, len, 1);
         dref_rx_frame(q->m, data, len);
         idle(q);
@@ -359,6 +394,7 @@ static void act_rx_return(seq *q)
         t = (t + 1) % q->m->c.rx_n;
     }
     q->rx_give -= k;
+    tally.rx_returns++;
     say(q, "RX return %u buffers, RDT %u", k, t);
     wr(q, r_rdt(q), t);
     dref_rx_tail(q->m, t);
@@ -370,6 +406,7 @@ static void act_check(seq *q)
     dref *m = q->m;
     dref_cfg *c = &m->c;
     say(q, "check");
+    tally.checks++;
     if (idle(q))
         return;
     /* flush until a round writes nothing more: a flushed batch can let the
@@ -465,6 +502,7 @@ static void act_tx_restart(seq *q)
     if (q->fail[0])
         return;
     say(q, "TX queue restart at 0");
+    tally.tx_restarts++;
     if (q->adv)
         wr(q, IXGBE_TXDCTL(0), txdctl(q) & ~IXGBE_TXDCTL_ENABLE);
     else
@@ -493,6 +531,7 @@ static void act_rx_restart(seq *q)
     if (q->fail[0] || q->m->nwait || dref_rx_free(q->m))
         return;
     say(q, "RX queue restart at 0");
+    tally.rx_restarts++;
     if (q->adv)
         wr(q, IXGBE_RXDCTL(0), rxdctl(q) & ~IXGBE_RXDCTL_ENABLE);
     else
@@ -518,6 +557,7 @@ static void act_reset(seq *q)
     if (q->fail[0])
         return;
     say(q, "CTRL.RST and bring-up");
+    tally.resets++;
     wr(q, q->adv ? IXGBE_CTRL : E1000_CTRL, q->adv ? IXGBE_CTRL_RST_MASK : E1000_CTRL_RST);
     rh_steps(q->h, 64);
     rh_advance_ticks(q->h, 64);
@@ -532,10 +572,13 @@ static void act_reset(seq *q)
 
 static const unsigned RING_SIZES[] = { 8, 16, 24, 32, 64, 128, 256 };
 
-static int run_seq(int adv, uint64_t seed, int verbose, char *why, size_t n)
+static int run_seq(const run_opts *o, run_result *res)
 {
+    int adv = o->adv, verbose = o->verbose;
+    uint64_t seed = o->seed;
     seq q;
     memset(&q, 0, sizeof q);
+    memset(res, 0, sizeof *res);
     q.adv = adv;
     q.seed = seed;
     q.rng = seed * 2 + (uint64_t)adv;
@@ -546,6 +589,12 @@ static int run_seq(int adv, uint64_t seed, int verbose, char *why, size_t n)
     q.h = rh_new_straps(&st);
     q.h->split_pages = 1;
     q.h->soft = 1;
+    if (o->fst && nic_rtl_trace_fst(q.h->n, o->fst, o->from, o->to) != 0) {
+        fprintf(stderr, "rtl_differential: cannot write a waveform to %s (this binary has no FST tracing: "
+                        "make diff-replay builds one that has)\n", o->fst);
+        rh_free(q.h);
+        return -1;
+    }
     q.h->read_latency = 4 + pick(&q.rng, 60);
     q.m = calloc(1, sizeof *q.m);
     if (!q.m)
@@ -579,8 +628,11 @@ static int run_seq(int adv, uint64_t seed, int verbose, char *why, size_t n)
                "  TX PTHRESH %u HTHRESH %u WTHRESH %u, RX PTHRESH %u HTHRESH %u WTHRESH %u, read latency %u\n",
                adv ? "82599" : "82546", (unsigned long long)seed, c.tx_n, c.rx_n, c.bsize, c.secrc, c.pad, c.hwb,
                c.drop_en, q.pth, q.hth, q.wth, q.rx_pth, q.rx_hth, q.rx_wth, q.h->read_latency);
+    tally.hwb += c.hwb;
+    tally.burst += c.tx_burst;
     bring_up(&q);
     for (q.action = 0; q.action < ACTIONS && !q.fail[0]; q.action++) {
+        q.action_cycle = q.h->cycle;
         unsigned a = q.action == ACTIONS - 1 ? 99 : pick(&q.rng, 100);
         if (a < 35)
             act_tx(&q);
@@ -600,8 +652,12 @@ static int run_seq(int adv, uint64_t seed, int verbose, char *why, size_t n)
             failf(&q, "interface contract broken at %s", q.h->error);
     }
     int ok = !q.fail[0];
-    if (!ok)
-        snprintf(why, n, "%s", q.fail);
+    if (!ok) {
+        snprintf(res->why, sizeof res->why, "%s", q.fail);
+        res->action = q.fail_action;
+        res->action_cycle = q.fail_action_cycle;
+        res->fail_cycle = q.fail_cycle;
+    }
     if (!ok && verbose) {
         printf("TX ring (index: command byte, DD the model wants (0 no, 1 yes, 2 either), DD in memory):\n");
         for (unsigned i = 0; i < c.tx_n; i++)
@@ -621,6 +677,11 @@ static int run_seq(int adv, uint64_t seed, int verbose, char *why, size_t n)
     return ok;
 }
 
+static const char *name_of(int adv)
+{
+    return adv ? "82599" : "82546";
+}
+
 /* ---- the suites ---------------------------------------------------------- */
 
 static unsigned long seqs_per_personality(void)
@@ -633,19 +694,26 @@ static unsigned long seqs_per_personality(void)
 static void run_many(int adv)
 {
     unsigned long n = seqs_per_personality(), bad = 0, ran = 0;
-    char why[512];
+    run_result r;
+    memset(&tally, 0, sizeof tally);
     /* three failures are enough to go on with (a broken design can make
      * every sequence wait out its hang limit) */
     for (unsigned long s = 1; s <= n && bad < 3; s++) {
         ran++;
-        if (run_seq(adv, s, 0, why, sizeof why))
+        run_opts o = { .adv = adv, .seed = s };
+        if (run_seq(&o, &r))
             continue;
         bad++;
-        fprintf(stderr, "differential: %s seed %lu: %s\n  replay: build/tests/rtl_differential --replay %s:%lu\n",
-                adv ? "82599" : "82546", s, why, adv ? "82599" : "82546", s);
+        fprintf(stderr, "differential: %s seed %lu: %s\n  replay with a waveform: make diff-replay SEQ=%s:%lu\n",
+                name_of(adv), s, r.why, name_of(adv), s);
     }
-    printf("differential: %s: %lu of %lu sequences run, %lu failed%s\n", adv ? "82599" : "82546", ran, n, bad,
+    printf("differential: %s: %lu of %lu sequences run, %lu failed%s\n", name_of(adv), ran, n, bad,
            bad >= 3 ? " (stopped at the third failure)" : "");
+    printf("  they sent %lu frames in %lu TX descriptors, received %lu frames (%lu over more than one buffer,\n"
+           "  %lu finding no free descriptor), returned RX buffers %lu times, checked %lu times, restarted\n"
+           "  TX %lu and RX %lu times, reset %lu times; %lu with TX write-back bursts, %lu with head write-back\n",
+           tally.tx_frames, tally.tx_descs, tally.rx_frames, tally.multi_desc_rx, tally.rx_nodesc, tally.rx_returns,
+           tally.checks, tally.tx_restarts, tally.rx_restarts, tally.resets, tally.burst, tally.hwb);
     CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -659,7 +727,12 @@ static void register_suites(void)
     CU_add_test(s, "RandomSequences82599", test_82599);
 }
 
-static int replay(const char *spec)
+/* The failing action's window: from a little before it started to a little
+ * after the failure, at most WINDOW_MAX cycles (a hang waits IDLE_MAX). */
+#define WINDOW_BEFORE 200u
+#define WINDOW_MAX 50000u
+
+static int replay(const char *spec, const char *fst)
 {
     int adv;
     if (!strncmp(spec, "82599:", 6))
@@ -676,24 +749,58 @@ static int replay(const char *spec)
         fprintf(stderr, "rtl_differential: --replay: expected a decimal seed, got '%s'\n", spec + 6);
         return 2;
     }
-    char why[512];
-    if (run_seq(adv, seed, 1, why, sizeof why)) {
-        printf("sequence passed\n");
+    run_opts o = { .adv = adv, .seed = seed, .verbose = 1 };
+    run_result r;
+    if (run_seq(&o, &r)) {
+        printf("sequence passed%s\n", fst ? " (no failure: no waveform written)" : "");
         return 0;
     }
-    printf("FAILED: %s\n", why);
+    printf("FAILED: %s\n", r.why);
+    if (!fst)
+        return 1;
+    /* the same sequence again (it is deterministic), traced over the window */
+    o.verbose = 0;
+    o.fst = fst;
+    o.from = r.action_cycle > WINDOW_BEFORE ? r.action_cycle - WINDOW_BEFORE : 0;
+    o.to = r.fail_cycle + 16 < o.from + WINDOW_MAX ? r.fail_cycle + 16 : o.from + WINDOW_MAX;
+    run_result again;
+    int rc = run_seq(&o, &again);
+    if (rc < 0)
+        return 2;
+    if (rc || strcmp(again.why, r.why)) {
+        fprintf(stderr, "rtl_differential: the traced replay did not fail the same way: %s\n",
+                rc ? "it passed" : again.why);
+        return 1;
+    }
+    printf("waveform of cycles %llu..%llu (action %d started at cycle %llu; time unit: half a cycle): %s\n"
+           "(a waveform viewer: gtkwave, Debian package gtkwave)\n",
+           (unsigned long long)o.from, (unsigned long long)o.to - 1, r.action,
+           (unsigned long long)r.action_cycle, fst);
     return 1;
 }
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--replay")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "rtl_differential: --replay needs 82546:SEED or 82599:SEED\n");
+    const char *spec = NULL, *fst = NULL;
+    for (int i = 1; i < argc; i++) {
+        int has = i + 1 < argc;
+        if (!strcmp(argv[i], "--replay") || !strcmp(argv[i], "--fst")) {
+            if (!has) {
+                fprintf(stderr, "rtl_differential: %s needs a value (--replay 82546:SEED|82599:SEED, --fst FILE)\n",
+                        argv[i]);
                 return 2;
             }
-            return replay(argv[i + 1]);
+            if (!strcmp(argv[i], "--replay"))
+                spec = argv[++i];
+            else
+                fst = argv[++i];
         }
+    }
+    if (fst && !spec) {
+        fprintf(stderr, "rtl_differential: --fst goes with --replay 82546:SEED|82599:SEED\n");
+        return 2;
+    }
+    if (spec)
+        return replay(spec, fst);
     return gtest_cunit_main(argc, argv, register_suites);
 }
