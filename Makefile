@@ -65,7 +65,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps bench clean diff-replay
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay
 all: $(BUILD)/nicsim
 
 deps:
@@ -246,7 +246,17 @@ fuzz-deps:
 fuzz: fuzz-deps
 	$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_rtl
 	@mkdir -p $(FUZZ_DIR)/corpus
+	cp -n testbench/fuzz/seeds/* $(FUZZ_DIR)/corpus/
 	cd $(FUZZ_DIR) && ./fuzz_rtl -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -len_control=0 -timeout=20 -print_final_stats=1 corpus
+
+# The bounded part `make test` runs: FUZZ_RUNS inputs from the committed seeds
+# (testbench/fuzz/seeds, written by testbench/fuzz/seeds.py), libFuzzer seed 1;
+# its JUnit report joins the others.
+FUZZ_RUNS ?= 5000
+fuzz-bounded: fuzz-deps
+	$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_rtl
+	testbench/fuzz/bounded.sh $(FUZZ_DIR)/fuzz_rtl testbench/fuzz/seeds $(FUZZ_DIR)/bounded $(FUZZ_RUNS) \
+	  $(BUILD)/fuzz-results.xml
 
 # ---- replaying a differential-checker failure with a waveform ----------------
 # `make diff-replay SEQ=82599:17` replays that sequence of the differential
@@ -301,16 +311,20 @@ run: deps
 	$(BUILD)/nicsim sweep testbench/scenarios/e1000-pktgen.ini $(DEFAULT_SWEEP) \
 	  --csv $(BUILD)/default-sweep.csv --json $(BUILD)/default-sweep.json
 
-# Every test: lint, then unit, RTL and system tests, once in a normal build and
-# once under AddressSanitizer + UndefinedBehaviorSanitizer.  One JUnit report
-# per build: build/test-results.xml and build/san/test-results.xml.
+# Every test: lint, the synthesis check, then unit, RTL (the differential
+# checker's 10,000 sequences per personality among them) and system tests,
+# once in a normal build and once under AddressSanitizer +
+# UndefinedBehaviorSanitizer, then the bounded fuzz run.  One JUnit report of
+# everything: build/all-test-results.xml (and one per part:
+# build/test-results.xml, build/san/test-results.xml, build/fuzz-results.xml).
 test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory synth
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory check-san
+	$(MAKE) --no-print-directory fuzz-bounded
 	@testbench/summarize.sh $(BUILD)/all-test-results.xml normal=$(BUILD)/test-results.xml \
-	  san=build/san/test-results.xml
+	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \
