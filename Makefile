@@ -298,7 +298,10 @@ $(TRACE_DIR)/rtl_differential: testbench/rtl/test_differential.c testbench/rtl/r
 	  $(TRACE_DIR)/verilated_fst_c.o $(TEST_LDLIBS) -lz -lstdc++ -lpthread
 
 SEQ ?=
-diff-replay: deps
+# zlib for the FST writer, on top of the usual packages
+TRACE_PKGS := zlib1g-dev
+diff-replay:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(TRACE_PKGS)"
 	@if [ -z "$(SEQ)" ]; then echo "make diff-replay: SEQ=82546:SEED or SEQ=82599:SEED (as the checker printed)"; exit 2; fi
 	$(MAKE) --no-print-directory $(TRACE_DIR)/rtl_differential
 	$(TRACE_DIR)/rtl_differential --replay $(SEQ) --fst $(BUILD)/diff-$(subst :,-,$(SEQ)).fst
