@@ -5,6 +5,13 @@ BUILD ?= build
 CC ?= cc
 CXX ?= g++
 SAN ?=
+# `make test SAN=1`: the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# only (build/san), without the normal build's run.  Anything else in SAN is
+# taken as compiler flags (check-san passes the sanitizer flags that way).
+ifeq ($(SAN),1)
+SAN_ONLY := 1
+override SAN :=
+endif
 OPT ?= -O2
 CFLAGS_COMMON := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Wall -Wextra -g $(OPT) $(SAN)
 # Link-time optimisation of build/nicsim (C objects, the Verilated models and
@@ -320,13 +327,14 @@ run: deps
 # UndefinedBehaviorSanitizer, then the bounded fuzz run.  One JUnit report of
 # everything: build/all-test-results.xml (and one per part:
 # build/test-results.xml, build/san/test-results.xml, build/fuzz-results.xml).
+# With SAN=1 the normal build's run is left out.
 test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory synth
-	$(MAKE) --no-print-directory check
+	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory check)
 	$(MAKE) --no-print-directory check-san
 	$(MAKE) --no-print-directory fuzz-bounded
-	@testbench/summarize.sh $(BUILD)/all-test-results.xml normal=$(BUILD)/test-results.xml \
+	@testbench/summarize.sh $(BUILD)/all-test-results.xml $(if $(SAN_ONLY),,normal=$(BUILD)/test-results.xml) \
 	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml
 
 check: all unit rtl-tests sys-tests
