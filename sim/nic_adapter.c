@@ -253,6 +253,7 @@ void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_
         fprintf(stderr, "nicsim: MMIO queue overflow\n");
         abort();
     }
+    nic_faults_mmio(&a->faults, func, off, val);
     nic_mmio_op *op = &a->mq[(a->mq_head + a->mq_len++) % NIC_MMIO_Q];
     op->write = 1;
     op->func = (uint8_t)func;
@@ -320,6 +321,7 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         if (w->got >= w->len) {
             /* all data is here: the write can go on the bus */
             uint32_t id = a->wr_next - 1;
+            nic_faults_dma_write(&a->faults, w->func, w->addr, w->data, w->len, a->mem);
             host_bus_dma_write(&a->bus, w->func, id, w->addr, w->len, t);
             a->wr_collect = -1;
         }

@@ -12,6 +12,7 @@
 #include "../models/host_mem.h"
 #include "../models/host_bus.h"
 #include "../models/link_wire.h"
+#include "nic_faults.h"
 
 /* NIC_WR_MAX: the RTL's longest DMA write (the RX engine cuts packet data
  * into writes of at most 2048 bytes, whatever the buffer size). */
@@ -126,6 +127,7 @@ typedef struct nic_adapter {
     uint8_t *frame[NIC_RTL_PORTS];      /* NIC_FRAME_MAX bytes each: the frame being sent */
     uint32_t frame_len[NIC_RTL_PORTS];
     nic_adapter_stats st;
+    nic_faults faults;                  /* faulty-device mode (off unless set up) */
 } nic_adapter;
 
 /* core_mhz: the RTL clock.  The links may be NULL (frames are then dropped). */

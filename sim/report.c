@@ -250,10 +250,30 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         fprintf(f, "  %-12s %10.1f\n", "busy", per_packet(c, cpu_busy_ps(c)));
         fprintf(f, "  %-12s %10.1f\n", "idle", per_packet(c, c->cat_ps[CPU_CAT_IDLE]));
     }
-    for (int i = 0; i < sys->ncards; i++)
+    for (int i = 0; i < sys->ncards; i++) {
         fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
                 (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
                 (unsigned long long)sys->card[i].nic.st.master_aborts);
+        const nic_faults *fl = &sys->card[i].nic.faults;
+        if (fl->kinds)
+            fprintf(f, "Faulty-device mode, card %d: RX write-backs corrupted: %llu bogus lengths, %llu DD on a "
+                       "descriptor never written, %llu stale write-backs repeated\n", i,
+                    (unsigned long long)fl->injected[NIC_FAULT_BOGUS_LEN],
+                    (unsigned long long)fl->injected[NIC_FAULT_PHANTOM_DD],
+                    (unsigned long long)fl->injected[NIC_FAULT_STALE_STATUS]);
+    }
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        const struct e1000_rx_stats *e = sp->rxq_up ? &sp->rxq.stats : NULL;
+        const struct ixgbe_rx_stats *x = sp->ixrxq_up ? &sp->ixrxq.stats : NULL;
+        if (!e && !x)
+            continue;
+        unsigned long long le = e ? e->length_errors : x->length_errors, er = e ? e->errors : x->errors,
+                           md = e ? e->multi_desc : x->multi_desc;
+        if (le + er + md)
+            fprintf(f, "Driver RX drops on %s: %llu length errors, %llu frame errors, %llu spanning descriptors\n",
+                    report_ifname(p), le, er, md);
+    }
 }
 
 cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
@@ -290,6 +310,14 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
         cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
         cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
+        {
+            const struct e1000_rx_stats *e = sp->rxq_up ? &sp->rxq.stats : NULL;
+            const struct ixgbe_rx_stats *x = sp->ixrxq_up ? &sp->ixrxq.stats : NULL;
+            cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
+            cJSON_AddNumberToObject(dj, "length_errors", e ? (double)e->length_errors : x ? (double)x->length_errors : 0);
+            cJSON_AddNumberToObject(dj, "frame_errors", e ? (double)e->errors : x ? (double)x->errors : 0);
+            cJSON_AddNumberToObject(dj, "multi_desc", e ? (double)e->multi_desc : x ? (double)x->multi_desc : 0);
+        }
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
@@ -365,6 +393,11 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(nic, "master_aborts", (double)st->master_aborts);
         cJSON_AddNumberToObject(nic, "dma_reads", (double)st->dma_reads);
         cJSON_AddNumberToObject(nic, "dma_writes", (double)st->dma_writes);
+        const nic_faults *fl = &sys->card[i].nic.faults;
+        cJSON *fj = cJSON_AddObjectToObject(nic, "faults_injected");
+        cJSON_AddNumberToObject(fj, "bogus_len", (double)fl->injected[NIC_FAULT_BOGUS_LEN]);
+        cJSON_AddNumberToObject(fj, "phantom_dd", (double)fl->injected[NIC_FAULT_PHANTOM_DD]);
+        cJSON_AddNumberToObject(fj, "stale_status", (double)fl->injected[NIC_FAULT_STALE_STATUS]);
         cJSON_AddItemToArray(nics, nic);
     }
     cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
