@@ -646,6 +646,29 @@ static char *json_without_wall(const char *path)
     return s;
 }
 
+/* `run SCENARIO` with the overrides extra[0 .. max) (up to a NULL) and
+ * --json json_path. */
+static void run_overrides(proc *p, const char *scenario, char *const *extra, int max, const char *json_path)
+{
+    char *args[16] = { "run", (char *)scenario };
+    int n = 2;
+    for (int i = 0; i < max && extra[i] && n < 12; i++)
+        args[n++] = extra[i];
+    args[n++] = "--json";
+    args[n++] = (char *)json_path;
+    args[n] = NULL;
+    run_argv(p, NULL, args);
+}
+
+/* Two runs' JSON (json_without_wall) must be identical; frees both. */
+static void check_identical(char *out[2], const char *what)
+{
+    CHECK(out[0] && out[1] && strcmp(out[0], out[1]) == 0, "two %s runs gave different JSON", what);
+    free(out[0]);
+    free(out[1]);
+}
+
+
 /* The text report without its one wall-clock line; *n_wall counts the lines dropped. */
 static char *report_without_wall(const char *text, int *n_wall)
 {
@@ -839,9 +862,7 @@ static void test_router_runs_and_is_deterministic(void)
         cJSON_Delete(j);
         out[k] = json_without_wall(json_path);
     }
-    CHECK(out[0] && out[1] && strcmp(out[0], out[1]) == 0, "two router runs gave different JSON");
-    free(out[0]);
-    free(out[1]);
+    check_identical(out, "router");
 }
 
 /* The 82599 on PCIe (nic.model = 82599) runs pktgen on the ixgbe core: every
@@ -876,9 +897,7 @@ static void test_ixgbe_pktgen_runs(void)
         cJSON_Delete(j);
         out[k] = json_without_wall(json_path);
     }
-    CHECK(out[0] && out[1] && strcmp(out[0], out[1]) == 0, "two 82599 runs gave different JSON");
-    free(out[0]);
-    free(out[1]);
+    check_identical(out, "82599");
 
     proc p;
     RUN(&p, "run", "testbench/scenarios/e1000-router.ini", "nic.model=82599");
@@ -908,15 +927,8 @@ static void test_faulty_device_mode(void)
             char name[32];
             snprintf(name, sizeof name, "f%d%d.json", r, k);
             const char *json_path = path_in(dir, name);
-            char *args[12] = { "run", "testbench/scenarios/ixgbe-sink.ini" };
-            int n = 2;
-            for (int i = 0; i < 6 && runs[r][i]; i++)
-                args[n++] = runs[r][i];
-            args[n++] = "--json";
-            args[n++] = (char *)json_path;
-            args[n] = NULL;
             proc p;
-            run_argv(&p, NULL, args);
+            run_overrides(&p, "testbench/scenarios/ixgbe-sink.ini", runs[r], 6, json_path);
             require_ok(&p);
             CHECK(strstr(p.out, "Faulty-device mode, card 0: RX write-backs corrupted") != NULL,
                   "%s: the report does not count the faults", p.cmd);
@@ -938,9 +950,7 @@ static void test_faulty_device_mode(void)
             cJSON_Delete(j);
             out[k] = json_without_wall(json_path);
         }
-        CHECK(out[0] && out[1] && strcmp(out[0], out[1]) == 0, "two faulty-device runs gave different JSON");
-        free(out[0]);
-        free(out[1]);
+        check_identical(out, "faulty-device");
     }
 }
 
@@ -1132,15 +1142,8 @@ static void test_sink_receives(void)
         char name[16];
         snprintf(name, sizeof name, "s%d.json", k);
         const char *json_path = path_in(dir, name);
-        char *args[12] = { "run", "testbench/scenarios/ixgbe-sink.ini" };
-        int n = 2;
-        for (int i = 0; i < 5 && variants[k][i]; i++)
-            args[n++] = variants[k][i];
-        args[n++] = "--json";
-        args[n++] = (char *)json_path;
-        args[n] = NULL;
         proc p;
-        run_argv(&p, NULL, args);
+        run_overrides(&p, "testbench/scenarios/ixgbe-sink.ini", variants[k], 5, json_path);
         require_ok(&p);
         CHECK(strstr(p.out, "sink on eth0") != NULL, "%s: the report does not name the sink", p.cmd);
         proc_free(&p);
