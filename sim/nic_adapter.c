@@ -29,6 +29,7 @@ int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
     a->wr_collect = -1;
     for (int f = 0; f < NIC_RTL_PORTS; f++)
         a->fn_timer_wake[f] = PS_NEVER;
+    nic_misuse_init(&a->misuse, straps->model == NIC_RTL_82599);
     nic_rtl_reset(a->rtl, &a->out);
     return 0;
 }
@@ -254,6 +255,7 @@ void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_
         abort();
     }
     nic_faults_mmio(&a->faults, func, off, val);
+    nic_misuse_mmio(&a->misuse, func, off, val, !a->out.idle || a->wr_collect >= 0);
     nic_mmio_op *op = &a->mq[(a->mq_head + a->mq_len++) % NIC_MMIO_Q];
     op->write = 1;
     op->func = (uint8_t)func;

@@ -13,6 +13,7 @@
 #include "../models/host_bus.h"
 #include "../models/link_wire.h"
 #include "nic_faults.h"
+#include "nic_misuse.h"
 
 /* NIC_WR_MAX: the RTL's longest DMA write (the RX engine cuts packet data
  * into writes of at most 2048 bytes, whatever the buffer size). */
@@ -128,6 +129,7 @@ typedef struct nic_adapter {
     uint32_t frame_len[NIC_RTL_PORTS];
     nic_adapter_stats st;
     nic_faults faults;                  /* faulty-device mode (off unless set up) */
+    nic_misuse misuse;                  /* the driver's programming errors, counted */
 } nic_adapter;
 
 /* core_mhz: the RTL clock.  The links may be NULL (frames are then dropped). */

@@ -254,6 +254,16 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
         fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
                 (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
                 (unsigned long long)sys->card[i].nic.st.master_aborts);
+        const nic_misuse *mu = &sys->card[i].nic.misuse;
+        uint64_t nmu = 0;
+        for (int k = 0; k < NIC_MISUSE_KINDS; k++)
+            nmu += mu->count[k];
+        if (nmu) {
+            fprintf(f, "Driver programming errors seen by card %d:", i);
+            for (int k = 0; k < NIC_MISUSE_KINDS; k++)
+                fprintf(f, " %s %llu%s", nic_misuse_names[k], (unsigned long long)mu->count[k],
+                        k + 1 < NIC_MISUSE_KINDS ? "," : "\n");
+        }
         const nic_faults *fl = &sys->card[i].nic.faults;
         if (fl->kinds)
             fprintf(f, "Faulty-device mode, card %d: RX write-backs corrupted: %llu bogus lengths, %llu DD on a "
@@ -398,6 +408,9 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(fj, "bogus_len", (double)fl->injected[NIC_FAULT_BOGUS_LEN]);
         cJSON_AddNumberToObject(fj, "phantom_dd", (double)fl->injected[NIC_FAULT_PHANTOM_DD]);
         cJSON_AddNumberToObject(fj, "stale_status", (double)fl->injected[NIC_FAULT_STALE_STATUS]);
+        cJSON *mj = cJSON_AddObjectToObject(nic, "programming_errors");
+        for (int k = 0; k < NIC_MISUSE_KINDS; k++)
+            cJSON_AddNumberToObject(mj, nic_misuse_names[k], (double)sys->card[i].nic.misuse.count[k]);
         cJSON_AddItemToArray(nics, nic);
     }
     cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
