@@ -34,7 +34,7 @@ void dref_reset(dref *m)
         m->rxd[i].done = 0;
     m->nwait = 0;
     m->csum = 0;
-    m->gptc = m->gprc = m->mpc = m->rnbc = 0;
+    m->gptc = m->gprc = m->mpc = m->rnbc = m->crcerrs = 0;
 }
 
 /* ---- transmit ------------------------------------------------------------ */
@@ -172,10 +172,14 @@ void dref_rx_restart(dref *m)
     m->rdh = m->rdt = 0;
 }
 
-void dref_rx_frame(dref *m, const uint8_t *data, uint32_t len)
+void dref_rx_frame(dref *m, const uint8_t *data, uint32_t len, int crc_ok)
 {
     if (!m->rx_en)
         return;                          /* ignored, counted nowhere */
+    if (!crc_ok) {
+        m->crcerrs++;                    /* dropped before the descriptor check: no RNBC */
+        return;
+    }
     if (dref_rx_free(m) == 0) {
         m->rnbc++;
         if (m->c.adv && m->c.drop_en)

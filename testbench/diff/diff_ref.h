@@ -18,8 +18,9 @@
  *   - every RX descriptor: as software wrote it, or its write-back (legacy:
  *     length, packet checksum in the EOP descriptor, DD|EOP|IXSM; advanced:
  *     DD|EOP, PKT_LEN, the rest 0) and its buffer's bytes;
- *   - TDH, RDH and the counters GPTC, GPRC, MPC, RNBC (read to clear).
- * Receive rules (SDM 13.7; B1 SRRCTL.DROP_EN): a frame arriving while the
+ *   - TDH, RDH and the counters GPTC, GPRC, MPC, RNBC, CRCERRS (read to clear).
+ * Receive rules (SDM 13.7; B1 SRRCTL.DROP_EN): a frame with a bad FCS counts
+ * in CRCERRS and is dropped before anything else; a frame arriving while the
  * ring has no free descriptor counts in RNBC; it is kept in the packet
  * buffer (and counts in GPRC) unless the 82599's DROP_EN drops it.  Each
  * descriptor takes up to BSIZE bytes of the frame (without the FCS when
@@ -84,7 +85,7 @@ typedef struct dref {
     unsigned nwait;
     uint32_t csum;                           /* running RFC 1071 sum of the frame being placed */
     /* counters since their last read */
-    uint64_t gptc, gprc, mpc, rnbc;
+    uint64_t gptc, gprc, mpc, rnbc, crcerrs;
 } dref;
 
 void dref_init(dref *m, const dref_cfg *c);
@@ -105,8 +106,9 @@ void dref_rx_tail(dref *m, unsigned rdt);
 void dref_rx_enable(dref *m, int on);
 /* RX: restart at index 0 (only with no frame waiting). */
 void dref_rx_restart(dref *m);
-/* RX: a frame of len bytes (FCS included, CRC good) from the wire. */
-void dref_rx_frame(dref *m, const uint8_t *data, uint32_t len);
+/* RX: a frame of len bytes (FCS included) from the wire; crc_ok 0: its FCS
+ * is wrong (counted in CRCERRS and dropped: no SBP, SDM 13.7). */
+void dref_rx_frame(dref *m, const uint8_t *data, uint32_t len, int crc_ok);
 
 /* Free descriptors the hardware owns (RX) and frames waiting in the buffer. */
 unsigned dref_rx_free(const dref *m);

@@ -10,7 +10,7 @@
  * no buffer returned that the driver has not cleaned, at most ring size - 1
  * descriptors given to the device).  Actions: TX packets of 1..4
  * descriptors with random RS and IFCS, one TDT write per batch (xmit_more);
- * received frames of 64..1518 bytes; RX buffers returned late and in random
+ * received frames of 64..1518 bytes, one in ten with a bad FCS; RX buffers returned late and in random
  * amounts; queue disable, restart at index 0 and enable; CTRL.RST and a new
  * bring-up; check points (quiescence, write-backs flushed, compare).  Each
  * sequence draws its own ring sizes, buffer size, FCS strip, padding, TX
@@ -58,7 +58,7 @@ static unsigned pick(uint64_t *s, unsigned n)   /* 0 .. n-1 */
 /* ---- what the sequences did, in all (printed by the suite) ----------------- */
 
 static struct tally {
-    unsigned long tx_frames, tx_descs, rx_frames, rx_nodesc, rx_returns, checks, tx_restarts, rx_restarts,
+    unsigned long tx_frames, tx_descs, rx_frames, rx_bad_fcs, rx_nodesc, rx_returns, checks, tx_restarts, rx_restarts,
         resets, multi_desc_rx, hwb, burst;
 } tally;
 
@@ -249,6 +249,7 @@ static int bring_up_82599(seq *q)
     (void)rd(q, IXGBE_GPRC);
     (void)rd(q, IXGBE_MPC(0));
     (void)rd(q, IXGBE_RNBC(0));
+    (void)rd(q, IXGBE_CRCERRS);
     return 0;
 }
 
@@ -276,6 +277,7 @@ static int bring_up_82546(seq *q)
     (void)rd(q, E1000_GPRC);
     (void)rd(q, E1000_MPC);
     (void)rd(q, E1000_RNBC);
+    (void)rd(q, E1000_CRCERRS);
     return 0;
 }
 
@@ -373,11 +375,13 @@ static void act_rx(seq *q)
         if (idle(q))
             return;
         say(q, "RX frame of %u bytes (%u free descriptors)", len, dref_rx_free(q->m));
+        int crc_ok = pick(&q->rng, 10) != 0;   /* one in ten with a bad FCS */
         tally.rx_frames++;
-        tally.rx_nodesc += dref_rx_free(q->m) == 0;
-        tally.multi_desc_rx += len - (q->m->c.secrc ? 4 : 0) > q->m->c.bsize;
-        rh_rx_frame(q->h, 0, data, len, 1);
-        dref_rx_frame(q->m, data, len);
+        tally.rx_bad_fcs += !crc_ok;
+        tally.rx_nodesc += crc_ok && dref_rx_free(q->m) == 0;
+        tally.multi_desc_rx += crc_ok && len - (q->m->c.secrc ? 4 : 0) > q->m->c.bsize;
+        rh_rx_frame(q->h, 0, data, len, crc_ok);
+        dref_rx_frame(q->m, data, len, crc_ok);
         idle(q);
     }
 }
@@ -482,11 +486,12 @@ static void act_check(seq *q)
         failf(q, "RDH %u, the model expects %u", rdh, m->rdh);
     uint32_t gptc = rd(q, q->adv ? IXGBE_GPTC : E1000_GPTC), gprc = rd(q, q->adv ? IXGBE_GPRC : E1000_GPRC);
     uint32_t mpc = rd(q, q->adv ? IXGBE_MPC(0) : E1000_MPC), rnbc = rd(q, q->adv ? IXGBE_RNBC(0) : E1000_RNBC);
-    if (!q->fail[0] && (gptc != m->gptc || gprc != m->gprc || mpc != m->mpc || rnbc != m->rnbc))
-        failf(q, "counters GPTC %u GPRC %u MPC %u RNBC %u, the model expects %llu %llu %llu %llu", gptc, gprc,
-              mpc, rnbc, (unsigned long long)m->gptc, (unsigned long long)m->gprc, (unsigned long long)m->mpc,
-              (unsigned long long)m->rnbc);
-    m->gptc = m->gprc = m->mpc = m->rnbc = 0;
+    uint32_t crc = rd(q, q->adv ? IXGBE_CRCERRS : E1000_CRCERRS);
+    if (!q->fail[0] && (gptc != m->gptc || gprc != m->gprc || mpc != m->mpc || rnbc != m->rnbc || crc != m->crcerrs))
+        failf(q, "counters GPTC %u GPRC %u MPC %u RNBC %u CRCERRS %u, the model expects %llu %llu %llu %llu %llu",
+              gptc, gprc, mpc, rnbc, crc, (unsigned long long)m->gptc, (unsigned long long)m->gprc,
+              (unsigned long long)m->mpc, (unsigned long long)m->rnbc, (unsigned long long)m->crcerrs);
+    m->gptc = m->gprc = m->mpc = m->rnbc = m->crcerrs = 0;
     /* the driver cleans what is done: those buffers may be returned */
     while (q->rx_clean != m->rdh) {
         q->rx_clean = (q->rx_clean + 1) % c->rx_n;
@@ -709,10 +714,10 @@ static void run_many(int adv)
     }
     printf("differential: %s: %lu of %lu sequences run, %lu failed%s\n", name_of(adv), ran, n, bad,
            bad >= 3 ? " (stopped at the third failure)" : "");
-    printf("  they sent %lu frames in %lu TX descriptors, received %lu frames (%lu over more than one buffer,\n"
-           "  %lu finding no free descriptor), returned RX buffers %lu times, checked %lu times, restarted\n"
+    printf("  they sent %lu frames in %lu TX descriptors, received %lu frames (%lu with a bad FCS, %lu over more\n"
+           "  than one buffer, %lu finding no free descriptor), returned RX buffers %lu times, checked %lu times, restarted\n"
            "  TX %lu and RX %lu times, reset %lu times; %lu with TX write-back bursts, %lu with head write-back\n",
-           tally.tx_frames, tally.tx_descs, tally.rx_frames, tally.multi_desc_rx, tally.rx_nodesc, tally.rx_returns,
+           tally.tx_frames, tally.tx_descs, tally.rx_frames, tally.rx_bad_fcs, tally.multi_desc_rx, tally.rx_nodesc, tally.rx_returns,
            tally.checks, tally.tx_restarts, tally.rx_restarts, tally.resets, tally.burst, tally.hwb);
     CU_ASSERT_EQUAL(bad, 0);
 }
