@@ -75,7 +75,7 @@ static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi
                 chosen = k;
     }
     if (chosen == NIC_FAULT_STALE_STATUS && !f->have_stale[func])
-        chosen = NIC_FAULT_BOGUS_LEN;
+        chosen = -1;                         /* nothing to repeat yet */
     uint8_t real[16];
     memcpy(real, d, 16);
     switch (chosen) {
