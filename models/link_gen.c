@@ -1,6 +1,7 @@
 /* Link partner generator: synthetic IPv4/UDP flows and pcap replay, timed to
  * the picosecond on the wire into a NIC port (see link_gen.h). */
 #include "link_gen.h"
+#include "splitmix64.h"
 
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -192,15 +193,6 @@ static void put_fcs(uint8_t *frame, uint32_t len)
     uint32_t fcs = link_gen_crc32(frame, len - 4);
     for (int i = 0; i < 4; i++)
         frame[len - 4 + (uint32_t)i] = (uint8_t)(fcs >> (8 * i)); /* LSB first, as sent */
-}
-
-/* splitmix64: a small, well-mixed PRNG, here only for the flow permutation. */
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
 }
 
 /* Uniform in [0, n), n >= 1, by rejection. */

@@ -1,4 +1,5 @@
 #include "nic_faults.h"
+#include "../models/splitmix64.h"
 #include <string.h>
 
 /* descriptor fields of the write-back formats (nic-facts A3, B2) */
@@ -6,14 +7,6 @@
 #define LEGACY_STA 12        /* DD bit 0, EOP bit 1 */
 #define ADV_STA 8            /* bytes 8-11: DD bit 0, EOP bit 1 */
 #define ADV_LEN 12           /* bytes 12-13: PKT_LEN */
-
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void nic_faults_init(nic_faults *f, unsigned kinds, unsigned rate_pct, uint64_t seed, int adv)
 {
@@ -45,13 +38,13 @@ static void put16(uint8_t *p, uint32_t v)
 
 static uint32_t bogus_len(nic_faults *f)
 {
-    switch (next_u64(&f->rng) % 6) {
+    switch (splitmix64(&f->rng) % 6) {
     case 0: return 0;
     case 1: return 1;
-    case 2: return 2 + (uint32_t)(next_u64(&f->rng) % 4);    /* shorter than the FCS */
+    case 2: return 2 + (uint32_t)(splitmix64(&f->rng) % 4);    /* shorter than the FCS */
     case 3: return 2049;                                     /* a 2 KB buffer + 1 */
     case 4: return 0xFFFF;
-    default: return (uint32_t)(next_u64(&f->rng) & 0xFFFF);
+    default: return (uint32_t)(splitmix64(&f->rng) & 0xFFFF);
     }
 }
 
@@ -65,11 +58,11 @@ static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi
     if (lo > need_lo || hi < need_hi || !(d[sta] & 1))
         return -1;                           /* not a write-back carrying DD and a length */
     int chosen = -1;
-    if (next_u64(&f->rng) % 100 < f->rate_pct) {
+    if (splitmix64(&f->rng) % 100 < f->rate_pct) {
         unsigned n = 0, pick;
         for (int k = 0; k < NIC_FAULT_KINDS; k++)
             n += (f->kinds >> k) & 1;
-        pick = (unsigned)(next_u64(&f->rng) % n);
+        pick = (unsigned)(splitmix64(&f->rng) % n);
         for (int k = 0; k < NIC_FAULT_KINDS; k++)
             if ((f->kinds >> k & 1) && pick-- == 0)
                 chosen = k;
@@ -87,7 +80,7 @@ static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi
         if (host_mem_read(mem, next_desc, p, 16) != 0)
             return -1;
         p[sta] |= 0x03;                      /* DD | EOP */
-        put16(p + len, (uint32_t)(next_u64(&f->rng) % 1600));
+        put16(p + len, (uint32_t)(splitmix64(&f->rng) % 1600));
         host_mem_write(mem, next_desc, p, 16);
         break;
     }

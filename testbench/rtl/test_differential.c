@@ -30,6 +30,7 @@
 #include "../unit/gtest_cunit.h"
 #include "rtl_harness.h"
 #include "../diff/diff_ref.h"
+#include "../../models/splitmix64.h"
 #include "../../driver/e1000/e1000_regs.h"
 #include "../../driver/ixgbe/ixgbe_regs.h"
 
@@ -40,19 +41,11 @@
 
 static const uint8_t STATION[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
-/* ---- random stream (splitmix64) -------------------------------------------- */
-
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+/* ---- random stream ---------------------------------------------------------- */
 
 static unsigned pick(uint64_t *s, unsigned n)   /* 0 .. n-1 */
 {
-    return (unsigned)(next_u64(s) % n);
+    return (unsigned)(splitmix64(s) % n);
 }
 
 /* ---- what the sequences did, in all (printed by the suite) ----------------- */
@@ -66,7 +59,7 @@ static struct tally {
 
 typedef struct seq {
     int adv;                  /* 82599 */
-    uint64_t seed, rng;
+    uint64_t rng;
     int verbose;
     rtl_harness *h;
     dref *m;
@@ -315,7 +308,7 @@ static void act_tx(seq *q)
             uint32_t n = cut[d + 1] - cut[d];
             uint8_t *buf = q->txb + (size_t)t * TX_BUF;
             for (uint32_t i = 0; i < n; i++)
-                buf[i] = (uint8_t)next_u64(&q->rng);
+                buf[i] = (uint8_t)splitmix64(&q->rng);
             if (d == 0 && len >= 12)
                 memcpy(buf, STATION, n < 6 ? n : 6);
             uint64_t a = q->txb_bus + (uint64_t)t * TX_BUF;
@@ -364,7 +357,7 @@ static void act_rx(seq *q)
         uint32_t len = 64 + pick(&q->rng, 1455);
         uint8_t data[1518];
         for (uint32_t i = 0; i < len; i++)
-            data[i] = (uint8_t)next_u64(&q->rng);
+            data[i] = (uint8_t)splitmix64(&q->rng);
         if (pick(&q->rng, 4) == 0)
             memset(data, 0xFF, 6);
         else
@@ -585,7 +578,6 @@ static int run_seq(const run_opts *o, run_result *res)
     memset(&q, 0, sizeof q);
     memset(res, 0, sizeof *res);
     q.adv = adv;
-    q.seed = seed;
     q.rng = seed * 2 + (uint64_t)adv;
     q.verbose = verbose;
     nic_rtl_straps st = { .model = (uint8_t)(adv ? NIC_RTL_82599 : NIC_RTL_82546), .ports = 1, .link_up = 3,
