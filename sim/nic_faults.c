@@ -1,5 +1,7 @@
 #include "nic_faults.h"
 #include "../models/splitmix64.h"
+#include "../driver/e1000/e1000_regs.h"
+#include "../driver/ixgbe/ixgbe_regs.h"
 #include <string.h>
 
 /* descriptor fields of the write-back formats (nic-facts A3, B2) */
@@ -7,6 +9,8 @@
 #define LEGACY_STA 12        /* DD bit 0, EOP bit 1 */
 #define ADV_STA 8            /* bytes 8-11: DD bit 0, EOP bit 1 */
 #define ADV_LEN 12           /* bytes 12-13: PKT_LEN */
+
+const char *const nic_fault_names[NIC_FAULT_KINDS] = { "bogus_len", "phantom_dd", "stale_status" };
 
 void nic_faults_init(nic_faults *f, unsigned kinds, unsigned rate_pct, uint64_t seed, int adv)
 {
@@ -21,12 +25,11 @@ void nic_faults_mmio(nic_faults *f, int func, uint32_t off, uint32_t val)
 {
     if (!f->kinds || func < 0 || func >= NIC_RTL_PORTS)
         return;
-    uint32_t base = f->adv ? 0x1000u : 0x2800u;
-    if (off == base)
+    if (off == (f->adv ? IXGBE_RDBAL(0) : E1000_RDBAL))
         f->rdbal[func] = val;
-    else if (off == base + 4)
+    else if (off == (f->adv ? IXGBE_RDBAH(0) : E1000_RDBAH))
         f->rdbah[func] = val;
-    else if (off == base + 8)
+    else if (off == (f->adv ? IXGBE_RDLEN(0) : E1000_RDLEN))
         f->rdlen[func] = val & 0xFFF80u;
 }
 

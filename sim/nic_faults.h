@@ -22,6 +22,8 @@
 #include "../models/host_mem.h"
 
 enum nic_fault_kind { NIC_FAULT_BOGUS_LEN, NIC_FAULT_PHANTOM_DD, NIC_FAULT_STALE_STATUS, NIC_FAULT_KINDS };
+/* the kinds' names, as the [fault] kinds key and the JSON report spell them */
+extern const char *const nic_fault_names[NIC_FAULT_KINDS];
 
 typedef struct nic_faults {
     unsigned kinds;             /* bit k: kind k enabled; 0 = off */

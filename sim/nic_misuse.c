@@ -1,22 +1,24 @@
 #include "nic_misuse.h"
 #include <string.h>
+#include "../driver/e1000/e1000_regs.h"
+#include "../driver/ixgbe/ixgbe_regs.h"
 
 const char *const nic_misuse_names[NIC_MISUSE_KINDS] = { "ring_len", "tail_beyond", "head_enabled",
                                                          "bsize_enabled", "reset_busy" };
 
-/* queue 0's registers (nic-facts A1, B1) */
+/* queue 0's registers (nic-facts A1, B1), from the drivers' register headers */
 struct regmap {
     uint32_t ctrl, rst_bit;
     uint32_t tdlen, tdh, tdt, tx_ctl, tx_en;
     uint32_t rdlen, rdh, rdt, rx_ctl, rx_en;
 };
-static const struct regmap map_82546 = { 0x0000, 1u << 26, 0x3808, 0x3810, 0x3818, 0x0400, 1u << 1,
-                                         0x2808, 0x2810, 0x2818, 0x0100, 1u << 1 };
-static const struct regmap map_82599 = { 0x0000, 1u << 26, 0x6008, 0x6010, 0x6018, 0x6028, 1u << 25,
-                                         0x1008, 0x1010, 0x1018, 0x1028, 1u << 25 };
-#define RCTL_BSIZE_MASK ((3u << 16) | (1u << 25))   /* BSIZE, BSEX */
-#define SRRCTL0 0x2100u
-#define SRRCTL_BSIZEPKT_MASK 0x7Fu
+static const struct regmap map_82546 = { E1000_CTRL, E1000_CTRL_RST, E1000_TDLEN, E1000_TDH, E1000_TDT,
+                                         E1000_TCTL, E1000_TCTL_EN, E1000_RDLEN, E1000_RDH, E1000_RDT,
+                                         E1000_RCTL, E1000_RCTL_EN };
+static const struct regmap map_82599 = { IXGBE_CTRL, IXGBE_CTRL_RST, IXGBE_TDLEN(0), IXGBE_TDH(0), IXGBE_TDT(0),
+                                         IXGBE_TXDCTL(0), IXGBE_TXDCTL_ENABLE, IXGBE_RDLEN(0), IXGBE_RDH(0),
+                                         IXGBE_RDT(0), IXGBE_RXDCTL(0), IXGBE_RXDCTL_ENABLE };
+#define RCTL_BSIZE_MASK (E1000_RCTL_SZ_256 | E1000_RCTL_BSEX)   /* BSIZE 17:16, BSEX */
 
 void nic_misuse_init(nic_misuse *m, int adv)
 {
@@ -67,8 +69,8 @@ void nic_misuse_mmio(nic_misuse *m, int func, uint32_t off, uint32_t val, int dm
             ((m->rx_ctl[f] ^ val) & RCTL_BSIZE_MASK))
             m->count[NIC_MISUSE_BSIZE_ENABLED]++;
         m->rx_ctl[f] = val;
-    } else if (m->adv && off == SRRCTL0) {
-        if ((m->rx_ctl[f] & r->rx_en) && ((m->srrctl[f] ^ val) & SRRCTL_BSIZEPKT_MASK))
+    } else if (m->adv && off == IXGBE_SRRCTL(0)) {
+        if ((m->rx_ctl[f] & r->rx_en) && ((m->srrctl[f] ^ val) & IXGBE_SRRCTL_BSIZEPKT_MASK))
             m->count[NIC_MISUSE_BSIZE_ENABLED]++;
         m->srrctl[f] = val;
     }

@@ -405,9 +405,8 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(nic, "dma_writes", (double)st->dma_writes);
         const nic_faults *fl = &sys->card[i].nic.faults;
         cJSON *fj = cJSON_AddObjectToObject(nic, "faults_injected");
-        cJSON_AddNumberToObject(fj, "bogus_len", (double)fl->injected[NIC_FAULT_BOGUS_LEN]);
-        cJSON_AddNumberToObject(fj, "phantom_dd", (double)fl->injected[NIC_FAULT_PHANTOM_DD]);
-        cJSON_AddNumberToObject(fj, "stale_status", (double)fl->injected[NIC_FAULT_STALE_STATUS]);
+        for (int k = 0; k < NIC_FAULT_KINDS; k++)
+            cJSON_AddNumberToObject(fj, nic_fault_names[k], (double)fl->injected[k]);
         cJSON *mj = cJSON_AddObjectToObject(nic, "programming_errors");
         for (int k = 0; k < NIC_MISUSE_KINDS; k++)
             cJSON_AddNumberToObject(mj, nic_misuse_names[k], (double)sys->card[i].nic.misuse.count[k]);

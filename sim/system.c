@@ -498,10 +498,10 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
     }
     card->nic_up = 1;
     const char *fk = scenario_str(sc, "fault", "kinds");
-    unsigned kinds = !strcmp(fk, "bogus_len") ? 1u << NIC_FAULT_BOGUS_LEN
-                   : !strcmp(fk, "phantom_dd") ? 1u << NIC_FAULT_PHANTOM_DD
-                   : !strcmp(fk, "stale_status") ? 1u << NIC_FAULT_STALE_STATUS
-                   : !strcmp(fk, "all") ? (1u << NIC_FAULT_KINDS) - 1 : 0;
+    unsigned kinds = !strcmp(fk, "all") ? (1u << NIC_FAULT_KINDS) - 1 : 0;
+    for (int k = 0; k < NIC_FAULT_KINDS; k++)
+        if (!strcmp(fk, nic_fault_names[k]))
+            kinds = 1u << k;
     /* each card its own stream of faults */
     nic_faults_init(&card->nic.faults, kinds, (unsigned)scenario_uint(sc, "fault", "rate_pct"),
                     scenario_uint(sc, "fault", "seed") * 2654435761u + (uint64_t)i, card->model == NIC_RTL_82599);
