@@ -43,6 +43,22 @@ static double port_mbps(const sim_port *sp)
     return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
 }
 
+/* The frames a port's RX queue (either driver core's, if the port has one)
+ * dropped, by reason. */
+typedef struct rx_drops {
+    uint64_t length_errors, frame_errors, multi_desc;
+} rx_drops;
+
+static rx_drops rx_drops_of(const sim_port *sp)
+{
+    rx_drops d = { 0, 0, 0 };
+    if (sp->rxq_up)
+        d = (rx_drops){ sp->rxq.stats.length_errors, sp->rxq.stats.errors, sp->rxq.stats.multi_desc };
+    else if (sp->ixrxq_up)
+        d = (rx_drops){ sp->ixrxq.stats.length_errors, sp->ixrxq.stats.errors, sp->ixrxq.stats.multi_desc };
+    return d;
+}
+
 /* A port's TX descriptor fetches: count, descriptors per fetch, mean time
  * from request to last descriptor, mean time between fetches (over the
  * time its frames occupied the wire). */
@@ -273,16 +289,11 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
                     (unsigned long long)fl->injected[NIC_FAULT_STALE_STATUS]);
     }
     for (int p = 0; p < sys->nports; p++) {
-        const sim_port *sp = &sys->port[p];
-        const struct e1000_rx_stats *e = sp->rxq_up ? &sp->rxq.stats : NULL;
-        const struct ixgbe_rx_stats *x = sp->ixrxq_up ? &sp->ixrxq.stats : NULL;
-        if (!e && !x)
-            continue;
-        unsigned long long le = e ? e->length_errors : x->length_errors, er = e ? e->errors : x->errors,
-                           md = e ? e->multi_desc : x->multi_desc;
-        if (le + er + md)
+        rx_drops d = rx_drops_of(&sys->port[p]);
+        if (d.length_errors + d.frame_errors + d.multi_desc)
             fprintf(f, "Driver RX drops on %s: %llu length errors, %llu frame errors, %llu spanning descriptors\n",
-                    report_ifname(p), le, er, md);
+                    report_ifname(p), (unsigned long long)d.length_errors, (unsigned long long)d.frame_errors,
+                    (unsigned long long)d.multi_desc);
     }
 }
 
@@ -320,14 +331,11 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
         cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
         cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
-        {
-            const struct e1000_rx_stats *e = sp->rxq_up ? &sp->rxq.stats : NULL;
-            const struct ixgbe_rx_stats *x = sp->ixrxq_up ? &sp->ixrxq.stats : NULL;
-            cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
-            cJSON_AddNumberToObject(dj, "length_errors", e ? (double)e->length_errors : x ? (double)x->length_errors : 0);
-            cJSON_AddNumberToObject(dj, "frame_errors", e ? (double)e->errors : x ? (double)x->errors : 0);
-            cJSON_AddNumberToObject(dj, "multi_desc", e ? (double)e->multi_desc : x ? (double)x->multi_desc : 0);
-        }
+        rx_drops d = rx_drops_of(sp);
+        cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
+        cJSON_AddNumberToObject(dj, "length_errors", (double)d.length_errors);
+        cJSON_AddNumberToObject(dj, "frame_errors", (double)d.frame_errors);
+        cJSON_AddNumberToObject(dj, "multi_desc", (double)d.multi_desc);
         cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
