@@ -95,16 +95,23 @@ static inline void clocks_low(Vnic82599x1 *t)
 }
 
 #ifdef NICSIM_TRACE
+static void trace_close(nic_rtl *n)
+{
+    if (!n->fst)
+        return;
+    if (n->fst->isOpen())
+        n->fst->close();
+    delete n->fst;
+    n->fst = nullptr;
+}
+
 // a window's dump: the posedge at 2c, the clocks low at 2c + 1
 static void trace_dump(nic_rtl *n, uint64_t half)
 {
     if (n->fst && n->cycles >= n->trace_from && n->cycles < n->trace_to)
         n->fst->dump(half);
-    if (n->fst && n->cycles + 1 >= n->trace_to && half & 1) {
-        n->fst->close();
-        delete n->fst;
-        n->fst = nullptr;
-    }
+    if (n->cycles + 1 >= n->trace_to && half & 1)
+        trace_close(n);
 }
 #endif
 
@@ -192,6 +199,19 @@ static void straps_82599(T *t, const nic_rtl_straps *s)
     t->eval();
 }
 
+// Call f with whichever model n holds (f is generic over the model's class,
+// so each call is direct; the per-cycle path inlines it).
+template <class F>
+[[gnu::always_inline]] static inline void with_model(nic_rtl *n, F &&f)
+{
+    if (n->t46)
+        f(n->t46);
+    else if (n->t99x1)
+        f(n->t99x1);
+    else
+        f(n->t99);
+}
+
 extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
 {
     if (s->model != NIC_RTL_82546 && s->model != NIC_RTL_82599)
@@ -231,42 +251,23 @@ extern "C" void nic_rtl_free(nic_rtl *n)
     if (!n)
         return;
 #ifdef NICSIM_TRACE
-    if (n->fst) {
-        n->fst->close();
-        delete n->fst;
-    }
+    trace_close(n);
 #endif
-    if (n->t46) {
-        n->t46->final();
-        delete n->t46;
-    } else if (n->t99x1) {
-        n->t99x1->final();
-        delete n->t99x1;
-    } else {
-        n->t99->final();
-        delete n->t99;
-    }
+    with_model(n, [](auto *t) {
+        t->final();
+        delete t;
+    });
     delete n;
 }
 
 extern "C" void nic_rtl_reset(nic_rtl *n, nic_rtl_out *out)
 {
-    if (n->t46)
-        reset(n, n->t46, out);
-    else if (n->t99x1)
-        reset(n, n->t99x1, out);
-    else
-        reset(n, n->t99, out);
+    with_model(n, [&](auto *t) { reset(n, t, out); });
 }
 
 extern "C" void nic_rtl_cycle(nic_rtl *n, const nic_rtl_in *in, nic_rtl_out *out)
 {
-    if (n->t46)
-        cycle(n, n->t46, in, out);
-    else if (n->t99x1)
-        cycle(n, n->t99x1, in, out);
-    else
-        cycle(n, n->t99, in, out);
+    with_model(n, [&](auto *t) { cycle(n, t, in, out); });
 }
 
 extern "C" uint64_t nic_rtl_cycles(const nic_rtl *n)
@@ -280,16 +281,10 @@ extern "C" int nic_rtl_trace_fst(nic_rtl *n, const char *path, uint64_t from, ui
     if (n->fst || from >= to)
         return -1;
     n->fst = new VerilatedFstC;
-    if (n->t46)
-        n->t46->trace(n->fst, 99);
-    else if (n->t99x1)
-        n->t99x1->trace(n->fst, 99);
-    else
-        n->t99->trace(n->fst, 99);
+    with_model(n, [&](auto *t) { t->trace(n->fst, 99); });
     n->fst->open(path);
     if (!n->fst->isOpen()) {
-        delete n->fst;
-        n->fst = nullptr;
+        trace_close(n);
         return -1;
     }
     n->trace_from = from;
