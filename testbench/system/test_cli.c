@@ -1200,10 +1200,9 @@ static void test_one_port_82599_same_results(void)
             char name[16];
             snprintf(name, sizeof name, "p%d%d.json", r, k);
             const char *json_path = path_in(dir, name);
-            char *args[10] = { "run", runs[r][0], runs[r][1], runs[r][2],
-                               k ? "nic.rtl_ports=2" : "nic.rtl_ports=auto", "--json", (char *)json_path, NULL };
+            char *const ov[3] = { runs[r][1], runs[r][2], k ? "nic.rtl_ports=2" : "nic.rtl_ports=auto" };
             proc p;
-            run_argv(&p, NULL, args);
+            run_overrides(&p, runs[r][0], ov, 3, json_path);
             require_ok(&p);
             proc_free(&p);
             text[k] = json_without_wall(json_path);
