@@ -1,4 +1,5 @@
 #include "driver_options.h"
+#include <string.h>
 
 void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o)
 {
@@ -59,4 +60,18 @@ void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
 {
     ixgbe_rx_default_opts(o);
     RX_POLL_OPTIONS(sc, o);
+}
+
+void driver_options_pktgen(const scenario *sc, int port, struct pktgen_opts *po)
+{
+    pktgen_default_opts(po);
+    po->count = scenario_uint(sc, "pktgen", "count");
+    po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
+    po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
+    po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
+    po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
+    po->old_clock = strcmp(scenario_str(sc, "pktgen", "clock"), "gettimeofday") == 0;
+    po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
+    po->src_mac[5] = (uint8_t)(1 + 2 * port);
+    po->dst_mac[5] = (uint8_t)(2 + 2 * port);
 }

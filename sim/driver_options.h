@@ -9,6 +9,7 @@
 #include "../driver/ixgbe/ixgbe_dev.h"
 #include "../driver/ixgbe/ixgbe_tx.h"
 #include "../driver/ixgbe/ixgbe_rx.h"
+#include "../driver/apps/pktgen.h"
 
 void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o);
 void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o);
@@ -18,5 +19,8 @@ void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o);
 void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct ixgbe_tx_opts *t);
 /* the RX queue: driver.rx_ring, copybreak and the three prefetch points */
 void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o);
+/* pktgen on port `port` ([pktgen], driver.tx_clean): its MAC addresses
+ * are 02:00:00:00:00:(2p+1) -> 02:00:00:00:00:(2p+2). */
+void driver_options_pktgen(const scenario *sc, int port, struct pktgen_opts *po);
 
 #endif

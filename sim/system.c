@@ -531,17 +531,7 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     driver_options_tx(sc, &sp->topt);
     driver_options_ixgbe(sc, &sp->ixdopt, &sp->ixtopt);
     sp->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
-    struct pktgen_opts *po = &sp->po;
-    pktgen_default_opts(po);
-    po->count = scenario_uint(sc, "pktgen", "count");
-    po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
-    po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
-    po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
-    po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
-    po->old_clock = strcmp(scenario_str(sc, "pktgen", "clock"), "gettimeofday") == 0;
-    po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
-    po->src_mac[5] = (uint8_t)(1 + 2 * sp->index);
-    po->dst_mac[5] = (uint8_t)(2 + 2 * sp->index);
+    driver_options_pktgen(sc, sp->index, &sp->po);
 }
 
 /* Which ports run pktgen: "0", "1", "both" (ports 0 and 1), "all". */
