@@ -1,0 +1,171 @@
+/* Opening a physical NIC function for the driver core; see hw_nic.h. */
+#include "hw_nic.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Device IDs (Linux's e1000_hw.h / ixgbe_type.h): the 82540..82546 family
+ * with legacy descriptors, and the 82599 functions. */
+static const uint16_t e1000_ids[] = {
+    0x100E, 0x100F, 0x1011, 0x1010, 0x1012, 0x101D, 0x1026, 0x1027, 0x1028,
+    0x1079, 0x107A, 0x107B, 0x108A, 0x1099, 0x10B5, 0x1015, 0x1016, 0x1017, 0x101E,
+};
+static const uint16_t ixgbe_ids[] = {
+    0x10F7, 0x10F8, 0x10F9, 0x10FB, 0x10FC, 0x1514, 0x1517, 0x151C, 0x1529,
+    0x152A, 0x1557, 0x154D, 0x154F, 0x1558, 0x10D8,
+};
+
+int hw_nic_id_ok(enum hw_family f, uint16_t vendor, uint16_t device)
+{
+    const uint16_t *ids = f == HW_FAMILY_E1000 ? e1000_ids : ixgbe_ids;
+    size_t n = f == HW_FAMILY_E1000 ? sizeof e1000_ids / sizeof *ids : sizeof ixgbe_ids / sizeof *ids;
+    if (vendor != 0x8086)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == device)
+            return 1;
+    return 0;
+}
+
+const char *hw_mode_name(enum hw_mode m)
+{
+    return m == HW_MODE_VFIO ? "vfio" : m == HW_MODE_UIO ? "uio" : "auto";
+}
+
+static int config_read(struct plat_dev *d, unsigned off, uint16_t *v, struct hw_error *e)
+{
+    return d->mode == HW_MODE_VFIO ? vfio_nic_config_read16(&d->vfio, off, v, e)
+                                   : pci_config_read16(d->bdf, off, v, e);
+}
+
+static int config_write(struct plat_dev *d, unsigned off, uint16_t v, struct hw_error *e)
+{
+    return d->mode == HW_MODE_VFIO ? vfio_nic_config_write16(&d->vfio, off, v, e)
+                                   : pci_config_write16(d->bdf, off, v, e);
+}
+
+/* Who may take the device: nobody, a user-space driver's stub, or a kernel
+ * driver whose interfaces are all down (or --force). */
+static int check_not_in_use(struct plat_dev *d, const struct hw_nic_opts *o, struct hw_error *e)
+{
+    char drv[64], ifname[64];
+    if (!pci_driver(d->bdf, drv, sizeof drv))
+        return 0;
+    if (!strcmp(drv, "vfio-pci") || !strcmp(drv, "uio_pci_generic"))
+        return 0;
+    snprintf(d->prev_driver, sizeof d->prev_driver, "%s", drv);
+    if (pci_net_up(d->bdf, ifname, sizeof ifname) && !o->force)
+        return hw_fail(e, HW_NOT_READY, "%s: in use: the kernel driver %s has interface %s up; take it down "
+                       "first (ip link set %s down) or pass --force", d->bdf, drv, ifname, ifname);
+    return 0;
+}
+
+static int open_vfio(struct plat_dev *d, int group, const struct hw_nic_opts *o, struct hw_error *e)
+{
+    if (pci_bind(d->bdf, "vfio-pci", e) != 0 || vfio_nic_open(&d->vfio, d->bdf, group, e) != 0)
+        return -1;
+    d->bar0 = d->vfio.bar0;
+    d->bar0_len = d->vfio.bar0_len;
+    if (vfio_nic_map_dma(&d->vfio, d->dma.va, d->dma.size, HW_IOVA_BASE, e) != 0)
+        return -1;
+    dma_region_use_iova(&d->dma, HW_IOVA_BASE);
+    if (!o->poll) {
+        if (vfio_nic_enable_intx(&d->vfio, e) != 0)
+            return -1;
+        d->irq_fd = d->vfio.irq_fd;
+    }
+    return 0;
+}
+
+static int open_uio(struct plat_dev *d, const struct hw_nic_opts *o, struct hw_error *e)
+{
+    if (pci_bind(d->bdf, "uio_pci_generic", e) != 0 || uio_nic_open(&d->uio, d->bdf, e) != 0)
+        return -1;
+    d->bar0 = d->uio.bar0;
+    d->bar0_len = d->uio.bar0_len;
+    if (dma_region_use_physical(&d->dma, e) != 0)
+        return -1;
+    if (!o->poll)
+        d->irq_fd = d->uio.fd;
+    return 0;
+}
+
+int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e)
+{
+    memset(d, 0, sizeof *d);
+    d->irq_fd = -1;
+    d->vfio.container = d->vfio.group = d->vfio.device = d->vfio.irq_fd = -1;
+    d->uio.fd = d->uio.config_fd = -1;
+    d->poll = o->poll;
+    snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
+    if (geteuid() != 0)
+        return hw_fail(e, HW_NOT_READY, "nicsim-hw must run as root: it binds the NIC to vfio-pci or "
+                       "uio_pci_generic, maps its registers and pins DMA memory");
+    if (pci_resolve(o->spec, d->bdf, e) != 0 || pci_read_id(d->bdf, &d->vendor, &d->device, e) != 0)
+        return -1;
+    if (!hw_nic_id_ok(o->family, d->vendor, d->device))
+        return hw_fail(e, HW_NOT_READY, "%s: device %04x:%04x is not an %s; the scenario's nic.model needs %s",
+                       d->bdf, d->vendor, d->device,
+                       o->family == HW_FAMILY_E1000 ? "8254x/82546 (e1000)" : "82599 (ixgbe)",
+                       o->family == HW_FAMILY_E1000 ? "an Intel 8254x/82546 (8086:1010, 8086:100f, ...)"
+                                                    : "an Intel 82599 (8086:10fb, 8086:10f7, ...)");
+    if (check_not_in_use(d, o, e) != 0)
+        return -1;
+    int group = pci_iommu_group(d->bdf);
+    d->mode = o->mode;
+    if (d->mode == HW_MODE_AUTO)
+        d->mode = group >= 0 ? HW_MODE_VFIO : HW_MODE_UIO;
+    if (d->mode == HW_MODE_VFIO && group < 0)
+        return hw_fail(e, HW_NOT_READY, "%s: no IOMMU group, so no vfio: enable the IOMMU (intel_iommu=on or "
+                       "amd_iommu=on on the kernel command line) or use --mode uio", d->bdf);
+    if (dma_region_map(&d->dma, o->dma_bytes, e) != 0)
+        return -1;
+    if ((d->mode == HW_MODE_VFIO ? open_vfio(d, group, o, e) : open_uio(d, o, e)) != 0)
+        return -1;
+
+    /* memory decoding and bus mastering on (QEMU and real bridges drop the
+     * NIC's DMA without the latter); the status register's error bits are
+     * cleared (write 1) so hw_nic_dma_errors sees only this run's */
+    uint16_t cmd;
+    if (config_read(d, PCI_COMMAND, &cmd, e) != 0 ||
+        config_write(d, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, e) != 0 ||
+        config_write(d, PCI_STATUS, PCI_STATUS_DMA_ERRORS, e) != 0)
+        return -1;
+    return 0;
+}
+
+uint16_t hw_nic_dma_errors(struct plat_dev *d)
+{
+    uint16_t st = 0;
+    struct hw_error e;
+    if (config_read(d, PCI_STATUS, &st, &e) != 0)
+        return 0;
+    return st & PCI_STATUS_DMA_ERRORS;
+}
+
+/* CTRL.RST of both families: bit 26 of CTRL at 0x00000 (nic-facts A1, B1). */
+#define NIC_CTRL 0x00000u
+#define NIC_CTRL_RST (1u << 26)
+
+void hw_nic_close(struct plat_dev *d)
+{
+    struct hw_error e;
+    if (d->bar0) {
+        /* stop every DMA engine before the memory goes back to the kernel */
+        volatile uint32_t *ctrl = (volatile uint32_t *)(d->bar0 + NIC_CTRL);
+        *ctrl = *ctrl | NIC_CTRL_RST;
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        uint16_t cmd;
+        if (config_read(d, PCI_COMMAND, &cmd, &e) == 0)
+            config_write(d, PCI_COMMAND, cmd & (uint16_t)~PCI_COMMAND_MASTER, &e);
+    }
+    if (d->mode == HW_MODE_VFIO)
+        vfio_nic_close(&d->vfio);
+    else
+        uio_nic_close(&d->uio);
+    dma_region_unmap(&d->dma);
+    d->bar0 = NULL;
+}

@@ -1,0 +1,68 @@
+/* One physical NIC function for the driver core, from Linux user space: the
+ * struct plat_dev of the Linux backend (driver/linux/plat_linux.c).
+ *
+ * hw_nic_open finds the device, refuses one a kernel driver uses with an
+ * interface up (unless forced), binds it to vfio-pci when it has an IOMMU
+ * group and to uio_pci_generic otherwise, maps BAR0 and hugepage DMA memory
+ * (IOVA or physical addresses), enables bus mastering and sets up the INTx
+ * interrupt (or pure polling).  hw_nic_close resets the NIC and turns bus
+ * mastering off before the DMA memory is returned, so the NIC cannot write
+ * into memory that has gone back to the kernel. */
+#ifndef NICSIM_HW_NIC_H
+#define NICSIM_HW_NIC_H
+#include <stddef.h>
+#include <stdint.h>
+#include "dma_hugepage.h"
+#include "hw_error.h"
+#include "pci_sysfs.h"
+#include "uio_nic.h"
+#include "vfio_nic.h"
+
+enum hw_mode { HW_MODE_AUTO, HW_MODE_VFIO, HW_MODE_UIO };
+enum hw_family { HW_FAMILY_E1000, HW_FAMILY_IXGBE };
+
+struct hw_nic_opts {
+    const char *spec;           /* PCI address or vendor:device[@N] (pci_resolve) */
+    enum hw_family family;      /* the driver core the scenario runs on it */
+    enum hw_mode mode;
+    int poll;                   /* 1 = no interrupts: plat_irq_wait returns at once */
+    int force;                  /* take the NIC even if its kernel interface is up */
+    size_t dma_bytes;           /* hugepage memory for rings and buffers */
+};
+
+/* The IOVA at which vfio mode maps the DMA memory: below 4 GiB and clear of
+ * the x86 interrupt window at 0xFEE00000 for any region under 3.7 GiB. */
+#define HW_IOVA_BASE 0x10000000ull
+
+struct plat_dev {
+    char bdf[PCI_BDF_LEN];
+    char ifname[8];             /* the scenario's port name, e.g. "eth0" */
+    uint16_t vendor, device;
+    enum hw_mode mode;          /* VFIO or UIO once open */
+    int poll;
+    char prev_driver[64];       /* the kernel driver it had, "" if none */
+    volatile uint8_t *bar0;
+    size_t bar0_len;
+    struct dma_region dma;
+    struct vfio_nic vfio;
+    struct uio_nic uio;
+    int irq_fd;                 /* what plat_irq_wait waits on; -1 when polling */
+    int irq_masked;             /* the kernel masked INTx when it fired: unmask
+                                   before the next wait */
+    unsigned poll_next;         /* plat_irq_wait_any's turn when polling */
+    uint64_t packets;           /* plat_count_packets */
+    uint64_t irqs, irq_timeouts;
+};
+
+/* 1 when vendor:device belongs to the family (the 8254x/82546 IDs the e1000
+ * core drives, or the 82599 IDs of the ixgbe core). */
+int hw_nic_id_ok(enum hw_family f, uint16_t vendor, uint16_t device);
+
+int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e);
+/* The PCI status register's abort/parity bits set since open (0 = none):
+ * a DMA the bus or IOMMU refused. */
+uint16_t hw_nic_dma_errors(struct plat_dev *d);
+void hw_nic_close(struct plat_dev *d);
+const char *hw_mode_name(enum hw_mode m);
+
+#endif

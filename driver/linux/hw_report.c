@@ -1,0 +1,83 @@
+/* nicsim-hw's report; see hw_report.h. */
+#include "hw_report.h"
+#include <string.h>
+
+static double seconds(uint64_t a, uint64_t b)
+{
+    return b > a ? (double)(b - a) / 1e9 : 0;
+}
+
+void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
+{
+    int n = 0;
+    for (int p = 0; p < HW_MAX_PORTS; p++)
+        n += r->port[p].used;
+    double run_s = seconds(r->t_start_ns, r->t_end_ns);
+    fprintf(f, "nicsim-hw run: %s\n", scenario_path);
+    fprintf(f, "%d x NIC on this host (%s core), app %s; ran %.3f s wall%s\n", n,
+            r->family == HW_FAMILY_E1000 ? "e1000" : "ixgbe", r->app, run_s,
+            r->stopped ? " (interrupted)" : "");
+    for (int p = 0; p < HW_MAX_PORTS; p++) {
+        const struct hw_port *hp = &r->port[p];
+        if (hp->used)
+            fprintf(f, "  eth%d: %04x:%04x at %s, %s, %s%s%s\n", p, hp->pd.vendor, hp->pd.device, hp->pd.bdf,
+                    hw_mode_name(hp->pd.mode), hp->pd.poll ? "polling" : "interrupts",
+                    hp->pd.prev_driver[0] ? ", taken from " : "", hp->pd.prev_driver);
+    }
+
+    fprintf(f, "\nIface    TX-packets    TX-kpps  TX-Mbit/s   RX-packets    RX-kpps\n");
+    for (int p = 0; p < HW_MAX_PORTS; p++) {
+        const struct hw_port *hp = &r->port[p];
+        if (!hp->used)
+            continue;
+        const struct hw_counters *c = &hp->cnt;
+        double rx_s = seconds(hp->rx_first_ns, hp->rx_last_ns);
+        double tx_pps = run_s > 0 ? (double)c->gptc / run_s : 0;
+        fprintf(f, "eth%-3d %12llu %10.3f %10.2f %12llu %10.3f\n", p, (unsigned long long)c->gptc, tx_pps / 1e3,
+                run_s > 0 ? (double)c->gotc * 8 / run_s / 1e6 : 0, (unsigned long long)c->gprc,
+                rx_s > 0 ? (double)c->gprc / rx_s / 1e3 : 0);
+    }
+
+    fprintf(f, "\nKernel Interface table\n");
+    fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
+    for (int p = 0; p < HW_MAX_PORTS; p++) {
+        const struct hw_counters *c = &r->port[p].cnt;
+        if (r->port[p].used)
+            fprintf(f, "eth%-3d %4d %3d %8llu %6llu %6llu %6d %8llu %6d %6d %6d %s\n", p, 1500, 0,
+                    (unsigned long long)c->gprc, (unsigned long long)(c->crcerrs + c->ruc + c->roc),
+                    (unsigned long long)c->mpc, 0, (unsigned long long)c->gptc, 0, 0, 0, "BRU");
+    }
+
+    fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "CPU-handled", "timeouts");
+    for (int p = 0; p < HW_MAX_PORTS; p++)
+        if (r->port[p].used)
+            fprintf(f, "eth%-3d %12llu %12llu\n", p, (unsigned long long)r->port[p].pd.irqs,
+                    (unsigned long long)r->port[p].pd.irq_timeouts);
+
+    for (int p = 0; p < HW_MAX_PORTS; p++) {
+        const struct hw_port *hp = &r->port[p];
+        if (hp->pg_on || hp->pg.stats.sent) {
+            const struct pktgen_stats *s = &hp->pg.stats;
+            fprintf(f, "\npktgen on eth%d: sent %llu, reclaimed %llu, tail writes %llu, ring full %llu, "
+                    "%llu pps\n", p, (unsigned long long)s->sent, (unsigned long long)s->reclaimed,
+                    (unsigned long long)s->tdt_writes, (unsigned long long)s->ring_full,
+                    (unsigned long long)(run_s > 0 ? (double)s->sent / run_s : 0));
+        }
+        if (hp->sink_on) {
+            const struct sink_stats *s = &hp->sk.stats;
+            fprintf(f, "\nsink on eth%d: %llu frames, %llu bytes (without FCS), %llu polls\n", p,
+                    (unsigned long long)s->packets, (unsigned long long)s->bytes, (unsigned long long)s->polls);
+        }
+    }
+    if (r->router_on || !strcmp(r->app, "router")) {
+        fprintf(f, "\nrouter\nIface          rx  forwarded  drop-hdr  drop-ttl  no-route  ring-full  rx-errors\n");
+        for (int p = 0; p < r->router.nports; p++) {
+            struct router_port_stats s;
+            router_port_stats(&r->router, (unsigned)p, &s);
+            fprintf(f, "eth%-3d %12llu %10llu %9llu %9llu %9llu %10llu %10llu\n", p, (unsigned long long)s.rx,
+                    (unsigned long long)s.forwarded, (unsigned long long)s.drop_header,
+                    (unsigned long long)s.drop_ttl, (unsigned long long)s.drop_no_route,
+                    (unsigned long long)s.drop_ring_full, (unsigned long long)s.rx_errors);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/* nicsim-hw's report: the simulator's report format (sim/report.c) for what
+ * a physical NIC can tell: per-interface rates, the netstat -i style Kernel
+ * Interface table from the NIC's statistics registers, interrupts, and
+ * each app's own counters.  Rates are over the app's wall-clock run. */
+#ifndef NICSIM_HW_REPORT_H
+#define NICSIM_HW_REPORT_H
+#include <stdio.h>
+#include "hw_run.h"
+
+void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path);
+
+#endif
