@@ -72,8 +72,9 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay
-all: $(BUILD)/nicsim
+.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
+        hil hil-if-installable
+all: $(BUILD)/nicsim $(BUILD)/nicsim-hw
 
 deps:
 	@if [ -n "$(strip $(DEB_CHECK))" ]; then \
@@ -130,6 +131,21 @@ $(NICSIM_LIB): $(LIB_OBJS)
 $(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ $(LDLIBS)
 
+# nicsim-hw: the same driver core and apps on physical NICs through the
+# Linux user-space backend (driver/linux), with the simulator's scenario
+# parser; no Verilator, no SystemC.  Linked statically so that it runs in
+# the `make hil` guest as it is.
+HW_SRCS := $(wildcard driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
+           sim/scenario.c sim/scenario_keys.c sim/driver_options.c
+HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)
+# (not static under the sanitizers: their runtimes need the dynamic loader)
+$(BUILD)/nicsim-hw: $(HW_OBJS)
+	$(CC) $(SAN) $(LTO) $(if $(SAN),,-static) -o $@ $^ -linih -lm
+
+# Compares two captures frame by frame (make hil: QEMU's against the simulator's).
+$(BUILD)/pcap-compare: testbench/hil/pcap_compare.c
+	$(CC) $(CFLAGS_COMMON) -o $@ $< -lpcap
+
 # Unit tests of the driver core bring the fake platform.
 TEST_EXTRA_e1000_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_e1000_rx := testbench/unit/plat_fake.c
@@ -140,6 +156,10 @@ TEST_EXTRA_sink := testbench/unit/plat_fake.c
 TEST_EXTRA_faulty_device := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
+# The Linux backend's parts that need no NIC (not plat_linux.c: the
+# simulator's platform is in the library).
+TEST_EXTRA_linux_backend := driver/linux/pci_sysfs.c driver/linux/hw_error.c driver/linux/dma_hugepage.c \
+                            driver/linux/hw_nic.c driver/linux/vfio_nic.c driver/linux/uio_nic.c
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*) $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)
@@ -313,6 +333,30 @@ diff-replay:
 	$(MAKE) --no-print-directory $(TRACE_DIR)/rtl_differential
 	$(TRACE_DIR)/rtl_differential --replay $(SEQ) --fst $(BUILD)/diff-$(subst :,-,$(SEQ)).fst
 
+# ---- hardware in the loop: nicsim-hw against QEMU's e1000 ---------------------
+# `make hil` fetches QEMU, busybox and a Debian kernel into build/hil/cache
+# (nothing of them is committed), boots a guest with two e1000-82545em NICs
+# in uio mode and in vfio mode (emulated IOMMU), runs pktgen on NIC 0 and
+# the sink on NIC 1 with nicsim-hw, and compares QEMU's capture of NIC 0
+# with the simulator's (testbench/hil/hil.sh).  HIL_MODES picks the modes;
+# HIL_FLIP=FRAME:BYTE changes that byte of the simulated capture on purpose
+# (the comparison must then fail).  JUnit report: build/hil-results.xml.
+HIL_MODES ?= uio vfio
+hil: deps
+	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
+	testbench/hil/hil.sh $(BUILD) $(HIL_MODES)
+
+# `make test` runs `make hil` when QEMU is installed or installable from the
+# package registry; otherwise it records the check as skipped.
+hil-if-installable:
+	@if command -v qemu-system-x86_64 >/dev/null || \
+	    apt-cache policy qemu-system-x86 2>/dev/null | grep -q 'Candidate: [0-9]'; then \
+	  $(MAKE) --no-print-directory hil; \
+	else \
+	  echo "hil: skipped: qemu-system-x86 is neither installed nor installable here"; \
+	  testbench/hil/skipped.sh $(BUILD)/hil-results.xml "qemu-system-x86 is neither installed nor installable"; \
+	fi
+
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
 
@@ -324,18 +368,20 @@ run: deps
 # Every test: lint, the synthesis check, then unit, RTL (the differential
 # checker's 10,000 sequences per personality among them) and system tests,
 # once in a normal build and once under AddressSanitizer +
-# UndefinedBehaviorSanitizer, then the bounded fuzz run.  One JUnit report of
-# everything: build/all-test-results.xml (and one per part:
-# build/test-results.xml, build/san/test-results.xml, build/fuzz-results.xml).
-# With SAN=1 the normal build's run is left out.
+# UndefinedBehaviorSanitizer, then the bounded fuzz run, then `make hil`
+# (when QEMU is installable).  One JUnit report of everything:
+# build/all-test-results.xml (and one per part: build/test-results.xml,
+# build/san/test-results.xml, build/fuzz-results.xml, build/hil-results.xml).
+# With SAN=1 the normal build's run and make hil are left out.
 test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory synth
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory check)
 	$(MAKE) --no-print-directory check-san
 	$(MAKE) --no-print-directory fuzz-bounded
+	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory hil-if-installable)
 	@testbench/summarize.sh $(BUILD)/all-test-results.xml $(if $(SAN_ONLY),,normal=$(BUILD)/test-results.xml) \
-	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml
+	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml)
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The payload of `make hil` (/hil/run.sh in the guest, busybox sh): the sink
+# on NIC 1, then pktgen on NIC 0, both nicsim-hw in mode $HIL_MODE; then
+# nicsim-hw's refusals (no hugepages, device not found, wrong ID, device in
+# use by the kernel's e1000 with its interface up).  Exits 0 only when both
+# runs and every refusal check passed.  The host compares NIC 0's capture
+# with the simulator's and reads the sink's count from this output.  NIC 0
+# transmits nothing but pktgen's frames: the refusal checks use NIC 1.
+NIC0=0000:00:04.0
+NIC1=0000:00:05.0
+cd /hil
+./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE" --idle-timeout 30 > sink.out 2> sink.err &
+sink=$!
+# pktgen starts once the sink's RX is up, and 1.5 s later: QEMU's e1000
+# holds received frames back for about a second after an RCTL write
+i=0
+while ! grep -q "sink up" sink.err && kill -0 $sink 2>/dev/null && [ $i -lt 200 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 1.5
+./nicsim-hw hil-e1000-pktgen.ini --pci $NIC0 --mode "$HIL_MODE"
+prc=$?
+wait $sink
+src=$?
+echo "--- sink (exit $src)"
+cat sink.err sink.out
+echo "HIL-PKTGEN-EXIT: $prc"
+echo "HIL-SINK-EXIT: $src"
+
+# expect_refusal NAME STATUS TEXT CMD...: nicsim-hw must exit STATUS and say TEXT
+bad=0
+expect_refusal() {
+    name=$1 want=$2 text=$3
+    shift 3
+    "$@" > refusal.out 2>&1
+    got=$?
+    if [ $got -eq "$want" ] && grep -q "$text" refusal.out; then
+        echo "HIL-REFUSAL ok: $name: exit $got: $(grep nicsim-hw: refusal.out | tail -1)"
+    else
+        echo "HIL-REFUSAL FAILED: $name: exit $got (want $want, '$text'):"
+        cat refusal.out
+        bad=1
+    fi
+}
+hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+n=$(cat $hp)
+echo 0 > $hp
+expect_refusal no-hugepages 3 "hugepages" ./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE"
+echo "$n" > $hp
+expect_refusal not-found 3 "no such PCI device" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:09.0
+expect_refusal wrong-id 3 "is not an 8254x" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:00.0
+expect_refusal bad-spec 2 "expected a PCI address" ./nicsim-hw hil-e1000-sink.ini --pci 8086:zz
+# NIC 1 to the kernel's e1000 driver, its interface up: nicsim-hw must refuse it
+insmod /lib/modules/e1000.ko 2>/dev/null
+echo e1000 > /sys/bus/pci/devices/$NIC1/driver_override
+echo $NIC1 > /sys/bus/pci/devices/$NIC1/driver/unbind
+echo $NIC1 > /sys/bus/pci/drivers_probe
+ifname=$(ls /sys/bus/pci/devices/$NIC1/net 2>/dev/null)
+if [ -n "$ifname" ] && ip link set "$ifname" up; then
+    expect_refusal in-use 3 "in use: the kernel driver e1000 has interface $ifname up" \
+        ./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE"
+else
+    echo "HIL-REFUSAL FAILED: in-use: the kernel's e1000 did not take $NIC1"
+    bad=1
+fi
+[ $prc -eq 0 ] && [ $src -eq 0 ] && [ $bad -eq 0 ]

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# make hil: the driver core's Linux user-space backend (nicsim-hw) against a
+# device model nobody on this project wrote, QEMU's e1000-82545em.
+#
+#   testbench/hil/hil.sh BUILD_DIR [uio] [vfio]      (default: both modes)
+#
+# For each mode a Linux guest (testbench/hil/guest.sh) runs the sink on NIC 1
+# and pktgen on NIC 0 (testbench/hil/guest_run.sh).  It passes when QEMU's
+# capture of NIC 0's transmissions holds exactly the frames the simulator
+# writes for the same scenario (count, bytes, order) and the sink counted
+# them all.  Before the guests boot, the comparison is shown to fail on a
+# capture with one byte changed (the negative control).
+#
+# HIL_FLIP=FRAME:BYTE changes that byte of the simulated capture on purpose
+# (the run must then fail).  Writes BUILD_DIR/hil-results.xml (JUnit) and
+# keeps everything else in BUILD_DIR/hil.  Exit 0 when every mode passed.
+set -uo pipefail
+build=${1:?usage: hil.sh BUILD_DIR [uio] [vfio]}
+shift
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(uio vfio)
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+hil=$build/hil
+mkdir -p "$hil"
+pktgen_ini=$top/testbench/scenarios/hil-e1000-pktgen.ini
+sink_ini=$top/testbench/scenarios/hil-e1000-sink.ini
+cases=()   # "name|seconds|failure message or empty|output"
+
+xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+record() { cases+=("$1|$2|$3|$4"); }
+write_junit() {
+    local n=${#cases[@]} f=0 c
+    for c in "${cases[@]}"; do IFS='|' read -r _ _ fail _ <<< "$c"; [ -z "$fail" ] || f=$((f + 1)); done
+    {
+        echo '<?xml version="1.0" encoding="UTF-8"?>'
+        echo "<testsuites tests=\"$n\" failures=\"$f\" errors=\"0\" name=\"hil\">"
+        echo "<testsuite name=\"Hil\" tests=\"$n\" failures=\"$f\" errors=\"0\">"
+        for c in "${cases[@]}"; do
+            IFS='|' read -r name secs fail out <<< "$c"
+            echo "<testcase name=\"$name\" classname=\"Hil\" time=\"$secs\">"
+            [ -z "$fail" ] || echo "<failure message=\"$(echo "$fail" | xml_escape)\"/>"
+            echo "<system-out>$(echo "$out" | xml_escape)</system-out></testcase>"
+        done
+        echo '</testsuite>'
+        echo '</testsuites>'
+    } > "$build/hil-results.xml.tmp" && mv "$build/hil-results.xml.tmp" "$build/hil-results.xml"
+}
+
+# A failure before the guests run: one failed case in the report, exit 1.
+give_up() { echo "hil: $1" >&2; record Setup 0 "$1" ""; write_junit; exit 1; }
+rm -f "$build/hil-results.xml"
+
+"$here/fetch.sh" "$hil/cache" || give_up "fetching QEMU, busybox and the kernel failed"
+
+# The simulator's capture of the same scenario.
+sim_pcap=$hil/sim.pcap
+"$build/nicsim" run "$pktgen_ini" capture.pcap="$sim_pcap" > "$hil/sim.txt" ||
+    give_up "the simulator run failed (see $hil/sim.txt)"
+frames=$("$build/pcap-compare" "$sim_pcap" "$sim_pcap" | grep -o '[0-9]* frames' | grep -o '[0-9]*')
+echo "hil: simulator: $frames frames in $sim_pcap"
+
+# Negative control: one byte of the 1st frame's UDP payload changed must be caught.
+if out=$("$build/pcap-compare" --flip 1:45 "$sim_pcap" "$sim_pcap"); then
+    record NegativeControl 0 "a capture with one byte changed compared equal" "$out"
+    echo "hil: FAILED: the comparison does not see a one-byte change" >&2
+else
+    record NegativeControl 0 "" "$out"
+    echo "hil: negative control: a one-byte change is caught ($(echo "$out" | head -1))"
+fi
+if [ -n "${HIL_FLIP:-}" ]; then
+    # the simulated frame changed on purpose: every mode below must fail
+    flip=(--flip "$HIL_FLIP")
+    echo "hil: HIL_FLIP=$HIL_FLIP: comparing against the simulated capture with that byte changed"
+else
+    flip=()
+fi
+
+payload=$hil/payload
+rm -rf "$payload"
+mkdir -p "$payload"
+cp "$build/nicsim-hw" "$pktgen_ini" "$sink_ini" "$payload/"
+cp "$here/guest_run.sh" "$payload/run.sh"
+
+rc=0
+for mode in "${modes[@]}"; do
+    log=$hil/guest-$mode.log qpcap=$hil/qemu-$mode.pcap
+    start=$(date +%s.%N)
+    "$here/guest.sh" --mode "$mode" --cache "$hil/cache" --work "$hil/work-$mode" --payload "$payload" \
+        --pcap "$qpcap" --log "$log" --timeout 120 > "$hil/guest-$mode.out" 2>&1
+    grc=$?
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    sink=$(grep -a -o 'sink on eth0: [0-9]* frames' "$log" | grep -o '[0-9]* frames' | grep -o '[0-9]*')
+    cmp=$("$build/pcap-compare" "${flip[@]}" "$sim_pcap" "$qpcap" 2>&1)
+    crc=$?
+    fail=
+    if [ $grc -ne 0 ]; then
+        fail="the guest run failed (guest.sh exit $grc; log $log)"
+    elif [ $crc -ne 0 ]; then
+        fail="QEMU's capture differs from the simulator's: $(echo "$cmp" | head -1)"
+    elif [ "${sink:-}" != "$frames" ]; then
+        fail="the sink counted ${sink:-no} frames, pktgen sent $frames"
+    fi
+    summary="mode $mode: guest exit $grc, ${secs} s; capture vs simulator: $(echo "$cmp" | head -1); sink: ${sink:-?} frames"
+    record "E1000_82545em_$mode" "$secs" "$fail" "$summary
+$cmp"
+    if [ -z "$fail" ]; then
+        echo "hil: PASS $summary"
+    else
+        echo "hil: FAIL $summary" >&2
+        echo "$cmp" >&2
+        echo "hil: $fail" >&2
+        grep -a -E 'nicsim-hw|HIL-|sink on|pktgen on|Iface|eth[0-9]' "$log" | tail -30 >&2
+        rc=1
+    fi
+done
+write_junit
+for c in "${cases[@]}"; do IFS='|' read -r _ _ fail _ <<< "$c"; [ -z "$fail" ] || rc=1; done
+exit $rc
