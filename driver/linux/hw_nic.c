@@ -1,6 +1,7 @@
 /* Opening a physical NIC function for the driver core; see hw_nic.h. */
 #include "hw_nic.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -70,7 +71,7 @@ static int open_vfio(struct plat_dev *d, int group, const struct hw_nic_opts *o,
     d->bar0_len = d->vfio.bar0_len;
     if (vfio_nic_map_dma(&d->vfio, d->dma.va, d->dma.size, HW_IOVA_BASE, e) != 0)
         return -1;
-    dma_region_use_iova(&d->dma, HW_IOVA_BASE);
+    dma_region_use_iova(&d->dma, HW_IOVA_BASE + (o->test_dma_fault ? 1ull << 30 : 0));
     if (!o->poll) {
         if (vfio_nic_enable_intx(&d->vfio, e) != 0)
             return -1;
@@ -98,6 +99,7 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     d->irq_fd = -1;
     d->vfio.container = d->vfio.group = d->vfio.device = d->vfio.irq_fd = -1;
     d->uio.fd = d->uio.config_fd = -1;
+    d->kmsg_fd = -1;
     d->poll = o->poll;
     snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
     if (geteuid() != 0)
@@ -117,17 +119,33 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     d->mode = o->mode;
     if (d->mode == HW_MODE_AUTO)
         d->mode = group >= 0 ? HW_MODE_VFIO : HW_MODE_UIO;
+    if (o->test_dma_fault && d->mode != HW_MODE_VFIO)
+        return hw_fail(e, HW_BAD_INPUT, "%s: --test-dma-fault needs vfio mode: without an IOMMU the NIC "
+                       "would write to whatever physical memory the bad addresses name", d->bdf);
     if (d->mode == HW_MODE_VFIO && group < 0)
         return hw_fail(e, HW_NOT_READY, "%s: no IOMMU group, so no vfio: enable the IOMMU (intel_iommu=on or "
                        "amd_iommu=on on the kernel command line) or use --mode uio", d->bdf);
+    if (d->mode == HW_MODE_VFIO) {
+        /* refuse before the NIC leaves its driver, not after */
+        char b[512];
+        if (pci_group_blockers(group, d->bdf, b, sizeof b))
+            return hw_fail(e, HW_NOT_READY, "%s: IOMMU group %d is not viable: every device in it must be bound "
+                           "to vfio-pci or to no driver; bound elsewhere: %s", d->bdf, group, b);
+    }
     if (dma_region_map(&d->dma, o->dma_bytes, e) != 0)
         return -1;
     if ((d->mode == HW_MODE_VFIO ? open_vfio(d, group, o, e) : open_uio(d, o, e)) != 0)
         return -1;
 
+    /* the kernel log from here on, for the IOMMU's fault reports (only
+     * records written after this point are read) */
+    d->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (d->kmsg_fd >= 0)
+        lseek(d->kmsg_fd, 0, SEEK_END);
+
     /* memory decoding and bus mastering on (QEMU and real bridges drop the
      * NIC's DMA without the latter); the status register's error bits are
-     * cleared (write 1) so hw_nic_dma_errors sees only this run's */
+     * cleared (write 1) so hw_nic_dma_fault sees only this run's */
     uint16_t cmd;
     if (config_read(d, PCI_COMMAND, &cmd, e) != 0 ||
         config_write(d, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, e) != 0 ||
@@ -136,13 +154,47 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     return 0;
 }
 
-uint16_t hw_nic_dma_errors(struct plat_dev *d)
+/* An IOMMU fault record of the kernel log that names the device: Intel's
+ * "DMAR: [DMA Read ...] Request device [00:04.0] fault addr ..." or AMD's
+ * "AMD-Vi: Event logged [IO_PAGE_FAULT device=00:04.0 ...]". */
+static int kmsg_fault(struct plat_dev *d, char *why, size_t n)
 {
+    char short_bdf[16], rec[1024];
+    snprintf(short_bdf, sizeof short_bdf, "%s", d->bdf + 5);   /* "00:04.0" */
+    int found = 0;
+    ssize_t r;
+    while (d->kmsg_fd >= 0 && (r = read(d->kmsg_fd, rec, sizeof rec - 1)) != 0) {
+        if (r < 0) {
+            if (errno == EPIPE)      /* records overwritten meanwhile: go on */
+                continue;
+            break;                   /* EAGAIN: no more */
+        }
+        rec[r] = 0;
+        char *msg = strchr(rec, ';');
+        msg = msg ? msg + 1 : rec;
+        msg[strcspn(msg, "\n")] = 0;
+        if (!found && strstr(msg, short_bdf) && (strstr(msg, "DMAR") || strstr(msg, "AMD-Vi")) &&
+            (strstr(msg, "fault") || strstr(msg, "FAULT"))) {
+            snprintf(why, n, "the IOMMU refused the NIC's DMA: kernel log: %s", msg);
+            found = 1;
+        }
+    }
+    return found;
+}
+
+int hw_nic_dma_fault(struct plat_dev *d, char *why, size_t n)
+{
+    if (kmsg_fault(d, why, n))
+        return 1;
     uint16_t st = 0;
     struct hw_error e;
-    if (config_read(d, PCI_STATUS, &st, &e) != 0)
+    if (config_read(d, PCI_STATUS, &st, &e) != 0 || !(st & PCI_STATUS_DMA_ERRORS))
         return 0;
-    return st & PCI_STATUS_DMA_ERRORS;
+    snprintf(why, n, "PCI status 0x%04x (%s%s%s): a DMA was refused, e.g. an address outside the mapped memory",
+             st, st & PCI_STATUS_REC_MASTER_ABORT ? "master abort " : "",
+             st & (PCI_STATUS_REC_TARGET_ABORT | PCI_STATUS_SIG_TARGET_ABORT) ? "target abort " : "",
+             st & PCI_STATUS_DETECTED_PARITY ? "parity error" : "");
+    return 1;
 }
 
 /* CTRL.RST of both families: bit 26 of CTRL at 0x00000 (nic-facts A1, B1). */
@@ -167,5 +219,8 @@ void hw_nic_close(struct plat_dev *d)
     else
         uio_nic_close(&d->uio);
     dma_region_unmap(&d->dma);
+    if (d->kmsg_fd >= 0)
+        close(d->kmsg_fd);
+    d->kmsg_fd = -1;
     d->bar0 = NULL;
 }

@@ -28,6 +28,9 @@ struct hw_nic_opts {
     int poll;                   /* 1 = no interrupts: plat_irq_wait returns at once */
     int force;                  /* take the NIC even if its kernel interface is up */
     size_t dma_bytes;           /* hugepage memory for rings and buffers */
+    int test_dma_fault;         /* vfio only: hand the driver device addresses 1 GiB
+                                   above the mapped memory, so that every DMA is
+                                   refused by the IOMMU (tests the DMA-fault report) */
 };
 
 /* The IOVA at which vfio mode maps the DMA memory: below 4 GiB and clear of
@@ -52,6 +55,7 @@ struct plat_dev {
     unsigned poll_next;         /* plat_irq_wait_any's turn when polling */
     uint64_t packets;           /* plat_count_packets */
     uint64_t irqs, irq_timeouts;
+    int kmsg_fd;                /* the kernel log from open on: IOMMU fault reports */
 };
 
 /* 1 when vendor:device belongs to the family (the 8254x/82546 IDs the e1000
@@ -59,9 +63,10 @@ struct plat_dev {
 int hw_nic_id_ok(enum hw_family f, uint16_t vendor, uint16_t device);
 
 int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e);
-/* The PCI status register's abort/parity bits set since open (0 = none):
- * a DMA the bus or IOMMU refused. */
-uint16_t hw_nic_dma_errors(struct plat_dev *d);
+/* A DMA the platform refused since open: the IOMMU's fault report for this
+ * device in the kernel log (DMAR / AMD-Vi), or the PCI status register's
+ * abort/parity bits.  1 with a description in why, 0 when none. */
+int hw_nic_dma_fault(struct plat_dev *d, char *why, size_t n);
 void hw_nic_close(struct plat_dev *d);
 const char *hw_mode_name(enum hw_mode m);
 

@@ -345,13 +345,9 @@ int hw_run(struct hw_run *r, struct hw_error *e)
                 counters_add(r, &r->port[p]);
         for (int p = 0; p < HW_MAX_PORTS && rc == 0; p++) {
             struct hw_port *hp = &r->port[p];
-            uint16_t st = hp->used ? hw_nic_dma_errors(&hp->pd) : 0;
-            if (st)
-                rc = hw_fail(e, HW_RUN_FAILED, "eth%d (%s): DMA fault: PCI status 0x%04x (%s%s%s): the NIC's DMA "
-                             "was refused; an address outside the mapped DMA memory (see dmesg for the IOMMU "
-                             "fault)", p, hp->pd.bdf, st, st & PCI_STATUS_REC_MASTER_ABORT ? "master abort " : "",
-                             st & (PCI_STATUS_REC_TARGET_ABORT | PCI_STATUS_SIG_TARGET_ABORT) ? "target abort " : "",
-                             st & PCI_STATUS_DETECTED_PARITY ? "parity error" : "");
+            char why[600];
+            if (hp->used && hw_nic_dma_fault(&hp->pd, why, sizeof why))
+                rc = hw_fail(e, HW_RUN_FAILED, "eth%d (%s): DMA fault: %s", p, hp->pd.bdf, why);
             else if (hp->pg_on && hp->pg.stats.drain_timeouts)
                 rc = hw_fail(e, HW_RUN_FAILED, "eth%d (%s): TX hang: %llu of %llu packets never completed (DD not "
                              "written back: a DMA fault or a stopped transmitter)", p, hp->pd.bdf,

@@ -32,6 +32,8 @@ static const char usage[] =
     "  --idle-timeout S    sink and router: give up after S seconds without a first\n"
     "                      frame (default 10); they stop sink.drain_us / router.drain_us\n"
     "                      after the last frame\n"
+    "  --test-dma-fault    vfio only: give the driver device addresses the IOMMU does\n"
+    "                      not map, so every DMA faults (tests the DMA-fault report)\n"
     "  --help              this text\n"
     "\n"
     "Needs root and reserved 2 MiB hugepages; a NIC it used is left reset, bus\n"
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
             run.nic.poll = 1;
         } else if (!strcmp(a, "--force")) {
             run.nic.force = 1;
+        } else if (!strcmp(a, "--test-dma-fault")) {
+            run.nic.test_dma_fault = 1;
         } else if (!strcmp(a, "--dma-mib")) {
             if (parse_uint(a, v, 2, 4096, &x) != 0)
                 return HW_BAD_INPUT;

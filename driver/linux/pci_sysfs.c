@@ -266,6 +266,32 @@ int pci_iommu_group(const char *bdf)
     return atoi(base ? base + 1 : target);
 }
 
+int pci_group_blockers(int group, const char *except, char *out, size_t n)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/kernel/iommu_groups/%d/devices", pci_sysfs_root, group);
+    out[0] = 0;
+    DIR *d = opendir(p);
+    if (!d)
+        return 0;
+    size_t used = 0;
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char drv[64];
+        if (de->d_name[0] == '.' || (except && !strcmp(de->d_name, except)) ||
+            !pci_driver(de->d_name, drv, sizeof drv) || !strcmp(drv, "vfio-pci") || !strcmp(drv, "pci-stub") ||
+            !strcmp(drv, "pcieport"))
+            continue;
+        count++;
+        int w = snprintf(out + used, n - used, "%s%s (%s)", used ? ", " : "", de->d_name, drv);
+        if (w > 0 && (size_t)w < n - used)
+            used += (size_t)w;
+    }
+    closedir(d);
+    return count;
+}
+
 static int config_io(const char *bdf, unsigned off, uint16_t *v, int write, struct hw_error *e)
 {
     char p[PATH_MAX];

@@ -42,6 +42,12 @@ int pci_bind(const char *bdf, const char *driver, struct hw_error *e);
 /* The device's IOMMU group number, or -1 when it has none. */
 int pci_iommu_group(const char *bdf);
 
+/* The devices of IOMMU group `group`, other than `except`, that keep vfio
+ * from using it: bound to a driver other than vfio-pci, pci-stub or
+ * pcieport (the kernel's rule for a viable group).  Written to out as
+ * "0000:01:02.0 (e1000), ..."; returns how many. */
+int pci_group_blockers(int group, const char *except, char *out, size_t n);
+
 /* Configuration space through sysfs' config file (root may write). */
 int pci_config_read16(const char *bdf, unsigned off, uint16_t *v, struct hw_error *e);
 int pci_config_write16(const char *bdf, unsigned off, uint16_t v, struct hw_error *e);

@@ -2,7 +2,6 @@
  * Documentation/driver-api/vfio.rst example. */
 #include "vfio_nic.h"
 #include "pci_sysfs.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,29 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-/* "0000:00:03.0 (e1000), ..." of the group's devices not on vfio-pci. */
-static void group_blockers(int group_no, char *out, size_t n)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/kernel/iommu_groups/%d/devices", pci_sysfs_root, group_no);
-    out[0] = 0;
-    DIR *d = opendir(p);
-    if (!d)
-        return;
-    size_t used = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char drv[64];
-        if (de->d_name[0] == '.' || !pci_driver(de->d_name, drv, sizeof drv) || !strcmp(drv, "vfio-pci"))
-            continue;
-        int w = snprintf(out + used, n - used, "%s%s (%s)", used ? ", " : "", de->d_name, drv);
-        if (w < 0 || (size_t)w >= n - used)
-            break;
-        used += (size_t)w;
-    }
-    closedir(d);
-}
 
 int vfio_nic_open(struct vfio_nic *v, const char *bdf, int group_no, struct hw_error *e)
 {
@@ -59,7 +35,7 @@ int vfio_nic_open(struct vfio_nic *v, const char *bdf, int group_no, struct hw_e
         return hw_fail(e, HW_NOT_READY, "%s: VFIO_GROUP_GET_STATUS: %s", bdf, strerror(errno));
     if (!(gs.flags & VFIO_GROUP_FLAGS_VIABLE)) {
         char b[512];
-        group_blockers(group_no, b, sizeof b);
+        pci_group_blockers(group_no, bdf, b, sizeof b);
         return hw_fail(e, HW_NOT_READY, "%s: IOMMU group %d is not viable: every device in it must be bound "
                        "to vfio-pci or to no driver; bound elsewhere: %s", bdf, group_no, b[0] ? b : "(none listed)");
     }

@@ -16,6 +16,8 @@
 #   NIC 0  0000:00:04.0  MAC 52:54:00:00:00:10   <- its transmissions go to OUT.pcap
 #   NIC 1  0000:00:05.0  MAC 52:54:00:00:00:11
 # Both NICs sit on QEMU hub 0, so what one transmits the other receives.
+# vfio mode adds two NICs behind a PCIe-to-PCI bridge (one IOMMU group) on
+# hub 1, for the "IOMMU group not viable" check.
 #
 # Exit status:
 #   0..125  run.sh's exit status (a status above 125 is reported as 125)
@@ -124,6 +126,14 @@ else
     # vfio needs an IOMMU (CONFIG_VFIO_NOIOMMU is off); q35 hangs with qboot.
     machine=(-M q35 -device intel-iommu,intremap=on)
     append+=" intel_iommu=on"
+    # Two more NICs behind a PCIe-to-PCI bridge share one IOMMU group (the
+    # bridge's): with one of them on a kernel driver, the group is not
+    # viable for vfio, which nicsim-hw must say (guest_run.sh).  Their
+    # hub (1) is not NIC 0's.
+    machine+=(-device pcie-pci-bridge,id=pb,addr=06.0
+              -netdev hubport,id=n2,hubid=1 -netdev hubport,id=n3,hubid=1
+              -device e1000-82545em,netdev=n2,bus=pb,addr=01.0,romfile=
+              -device e1000-82545em,netdev=n3,bus=pb,addr=02.0,romfile=)
 fi
 # QEMU warns "hub 0 is not connected to host network": intended, the hub only
 # joins the two NICs.

@@ -2,7 +2,8 @@
 # The payload of `make hil` (/hil/run.sh in the guest, busybox sh): the sink
 # on NIC 1, then pktgen on NIC 0, both nicsim-hw in mode $HIL_MODE; then
 # nicsim-hw's refusals (no hugepages, device not found, wrong ID, device in
-# use by the kernel's e1000 with its interface up).  Exits 0 only when both
+# use by the kernel's e1000 with its interface up, and in vfio mode a DMA
+# fault and an IOMMU group that is not viable).  Exits 0 only when both
 # runs and every refusal check passed.  The host compares NIC 0's capture
 # with the simulator's and reads the sink's count from this output.  NIC 0
 # transmits nothing but pktgen's frames: the refusal checks use NIC 1.
@@ -51,6 +52,11 @@ echo "$n" > $hp
 expect_refusal not-found 3 "no such PCI device" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:09.0
 expect_refusal wrong-id 3 "is not an 8254x" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:00.0
 expect_refusal bad-spec 2 "expected a PCI address" ./nicsim-hw hil-e1000-sink.ini --pci 8086:zz
+if [ "$HIL_MODE" = vfio ]; then
+    # DMA to addresses the IOMMU does not map: reported as a DMA fault
+    expect_refusal dma-fault 1 "DMA fault: the IOMMU refused" \
+        ./nicsim-hw hil-e1000-pktgen.ini --pci $NIC1 --mode vfio --test-dma-fault pktgen.count=16
+fi
 # NIC 1 to the kernel's e1000 driver, its interface up: nicsim-hw must refuse it
 insmod /lib/modules/e1000.ko 2>/dev/null
 echo e1000 > /sys/bus/pci/devices/$NIC1/driver_override
@@ -63,5 +69,26 @@ if [ -n "$ifname" ] && ip link set "$ifname" up; then
 else
     echo "HIL-REFUSAL FAILED: in-use: the kernel's e1000 did not take $NIC1"
     bad=1
+fi
+# vfio: the two NICs behind the PCIe-to-PCI bridge share an IOMMU group;
+# e1000 took both when it was loaded, so taking one leaves the group not
+# viable (the other still on e1000)
+if [ "$HIL_MODE" = vfio ]; then
+    br=$(for d in /sys/bus/pci/devices/*; do
+             [ "$(cat $d/device)" = 0x100f ] && [ "${d##*/}" != $NIC0 ] && [ "${d##*/}" != $NIC1 ] && echo ${d##*/}
+         done | head -1)
+    if [ -n "$br" ]; then
+        expect_refusal group-not-viable 3 "IOMMU group [0-9]* is not viable" \
+            ./nicsim-hw hil-e1000-sink.ini --pci "$br" --mode vfio
+        # refused before it touched anything: the NIC is still on e1000
+        drv=$(readlink /sys/bus/pci/devices/$br/driver)
+        if [ "${drv##*/}" != e1000 ]; then
+            echo "HIL-REFUSAL FAILED: group-not-viable: $br left on '${drv##*/}', not e1000"
+            bad=1
+        fi
+    else
+        echo "HIL-REFUSAL FAILED: group-not-viable: no NIC behind the bridge"
+        bad=1
+    fi
 fi
 [ $prc -eq 0 ] && [ $src -eq 0 ] && [ $bad -eq 0 ]

@@ -17,6 +17,8 @@
  *   CliSweep     sweep table, CSV and JSON
  *   CliErrors    every user error: exit status 2, file:line message, no output
  *   CliKeys      `nicsim keys` lists every section the example scenario uses
+ *   HwCli        nicsim-hw (nicsim-hw beside nicsim): --help, usage errors (exit 2),
+ *                not root and device not found (exit 3); the NIC side is `make hil`
  */
 #include "../unit/gtest_cunit.h"
 
@@ -241,14 +243,14 @@ static void proc_free(proc *p)
 /* Run nicsim with args (argv[1..], NULL-terminated) in directory cwd (NULL =
  * ours), wait for it and capture its output.  Ends the test if it cannot be
  * started or does not finish within RUN_TIMEOUT_S. */
-static void run_argv(proc *p, const char *cwd, char *const *args)
+static void run_bin_argv(proc *p, const char *bin, const char *cwd, char *const *args)
 {
     memset(p, 0, sizeof *p);
-    const char *bin = nicsim_bin();
     char *argv[64];
     int n = 0;
     argv[n++] = (char *)bin;
-    size_t cl = (size_t)snprintf(p->cmd, sizeof p->cmd, "nicsim");
+    const char *base = strrchr(bin, '/');
+    size_t cl = (size_t)snprintf(p->cmd, sizeof p->cmd, "%s", base ? base + 1 : bin);
     for (; args[n - 1] && n < 63; n++) {
         argv[n] = args[n - 1];
         if (cl < sizeof p->cmd)
@@ -309,7 +311,24 @@ static void run_argv(proc *p, const char *cwd, char *const *args)
     CHECK(p->status < 128, "%s: killed by signal %d\nstderr:\n%s", p->cmd, p->status - 128, p->err);
 }
 
+static void run_argv(proc *p, const char *cwd, char *const *args)
+{
+    run_bin_argv(p, nicsim_bin(), cwd, args);
+}
+
+/* nicsim-hw, built beside nicsim. */
+static const char *nicsim_hw_bin(void)
+{
+    static char hw[PATH_MAX];
+    snprintf(hw, sizeof hw, "%s", nicsim_bin());
+    char *slash = strrchr(hw, '/');
+    snprintf(slash + 1, sizeof hw - (size_t)(slash + 1 - hw), "nicsim-hw");
+    REQUIRE(access(hw, X_OK) == 0, "%s: not built (make all builds it beside nicsim)", hw);
+    return hw;
+}
+
 #define RUN(p, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_argv((p), NULL, a_); } while (0)
+#define RUN_HW(p, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_bin_argv((p), nicsim_hw_bin(), NULL, a_); } while (0)
 #define RUN_IN(p, cwd, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_argv((p), (cwd), a_); } while (0)
 
 /* Expect exit status 0. */
@@ -1509,6 +1528,82 @@ static void test_keys_cover_scenario(void)
     proc_free(&p);
 }
 
+/* ---- nicsim-hw: what it does before it touches a NIC --------------------- */
+
+static void test_hw_help(void)
+{
+    proc p;
+    RUN_HW(&p, "--help");
+    CHECK(p.status == 0, "nicsim-hw --help: exit status %d, expected 0", p.status);
+    static const char *const words[] = { "--pci", "--mode auto|vfio|uio", "--poll", "--force", "Exit status" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        CHECK(strstr(p.out, words[i]) != NULL, "nicsim-hw --help does not mention '%s':\n%s", words[i], p.out);
+    proc_free(&p);
+}
+
+/* Every command-line mistake: exit status 2 and a message that says what
+ * was expected, before any device is looked at. */
+static void test_hw_usage_errors(void)
+{
+    const char *sc = scenario_abs();
+    struct { char *args[6]; const char *says; } cases[] = {
+        { { (char *)sc, NULL }, "--pci names no NIC" },
+        { { "--pci", "0000:00:04.0", NULL }, "no scenario file given" },
+        { { (char *)sc, "--pci", "8086:zz", NULL }, "expected a PCI address" },
+        { { (char *)sc, "--pci", "8086:100f", "--mode", "dpdk", NULL }, "expected auto, vfio or uio" },
+        { { (char *)sc, "--pci", "8086:100f", "--bogus", NULL }, "unknown option '--bogus'" },
+        { { (char *)sc, "--pci", "8086:100f", "pktgen.size=5", NULL }, "pktgen.size: expected an integer in [64, 1518]" },
+        { { (char *)sc, "--pci", "8086:100f", "pktgen.ports=1", NULL }, "uses eth1, but --pci names 1 device" },
+        { { (char *)sc, "--pci", "8086:100f", "--dma-mib", "0", NULL }, "--dma-mib: expected a whole number" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proc p;
+        run_bin_argv(&p, nicsim_hw_bin(), NULL, cases[i].args);
+        CHECK(p.status == 2, "%s: exit status %d, expected 2\nstderr:\n%s", p.cmd, p.status, p.err);
+        CHECK(strstr(p.err, cases[i].says) != NULL, "%s: stderr does not say '%s':\n%s", p.cmd, cases[i].says, p.err);
+        CHECK(p.out[0] == 0, "%s: printed a report:\n%s", p.cmd, p.out);
+        proc_free(&p);
+    }
+}
+
+/* Not root: refused with exit status 3 before anything is touched (as root
+ * the test drops to nobody with setpriv). */
+static void test_hw_not_root(void)
+{
+    /* a copy nobody can read, wherever the checkout is */
+    const char *dir = make_tmpdir();
+    REQUIRE(chmod(dir, 0755) == 0, "chmod %s: %s", dir, strerror(errno));
+    char *sc = path_in(dir, "pktgen.ini");
+    char *text = slurp(scenario_abs(), NULL);
+    REQUIRE(text != NULL, "cannot read %s", SCENARIO);
+    write_file(sc, text);
+    free(text);
+    proc p;
+    if (geteuid() == 0) {
+        char *args[] = { "--reuid=65534", "--regid=65534", "--clear-groups", (char *)nicsim_hw_bin(), (char *)sc,
+                         "--pci", "0000:00:04.0", NULL };
+        run_bin_argv(&p, "/usr/bin/setpriv", NULL, args);
+    } else {
+        RUN_HW(&p, (char *)sc, "--pci", "0000:00:04.0");
+    }
+    CHECK(p.status == 3, "%s: exit status %d, expected 3\nstderr:\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.err, "nicsim-hw must run as root") != NULL, "%s: stderr:\n%s", p.cmd, p.err);
+    proc_free(&p);
+}
+
+/* A device that is not there: exit status 3 and the network devices seen. */
+static void test_hw_device_not_found(void)
+{
+    if (geteuid() != 0)
+        return;   /* test_hw_not_root covers what a user sees */
+    proc p;
+    RUN_HW(&p, (char *)scenario_abs(), "--pci", "00ff:7f:1f.7");
+    CHECK(p.status == 3, "%s: exit status %d, expected 3\nstderr:\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.err, "00ff:7f:1f.7: no such PCI device (network devices here: ") != NULL, "%s: stderr:\n%s",
+          p.cmd, p.err);
+    proc_free(&p);
+}
+
 /* ---- registration ------------------------------------------------------ */
 
 typedef struct test_def {
@@ -1549,6 +1644,12 @@ static void register_suites(void)
         { "BenchRepeatMedianAndRange", test_bench_repeat },
         { "FaultyDeviceModeKeepsRunning", test_faulty_device_mode },
     };
+    static const test_def hw[] = {
+        { "HelpListsOptions", test_hw_help },
+        { "UsageErrorsExit2", test_hw_usage_errors },
+        { "NotRootExits3", test_hw_not_root },
+        { "DeviceNotFoundExits3", test_hw_device_not_found },
+    };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
     };
@@ -1583,6 +1684,7 @@ static void register_suites(void)
     ADD_SUITE("CliSweep", sweep);
     ADD_SUITE("CliErrors", errs);
     ADD_SUITE("CliKeys", keys);
+    ADD_SUITE("HwCli", hw);
 }
 
 int main(int argc, char **argv)

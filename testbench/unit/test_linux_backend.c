@@ -38,8 +38,9 @@ static int link_to(const char *rel, const char *target)
     return symlink(target, p);
 }
 
-/* Three devices: two 82545EM (one driven by the kernel's e1000 with eth3
- * up, one free in IOMMU group 7) and a virtio NIC. */
+/* Four devices: two 82545EM (one driven by the kernel's e1000 with eth3
+ * up, one free in IOMMU group 7), a virtio NIC, and an audio function in
+ * group 7 on its kernel driver. */
 static int make_tree(void)
 {
     snprintf(root, sizeof root, "/tmp/nicsim-sysfs-XXXXXX");
@@ -65,6 +66,14 @@ static int make_tree(void)
     rc |= put("kernel/iommu_groups/7/placeholder", "");
     rc |= link_to(AT(d4, "driver"), "../../../bus/pci/drivers/e1000");
     rc |= link_to(AT(d5, "iommu_group"), "../../../kernel/iommu_groups/7");
+    /* an audio function in NIC 05.0's IOMMU group, on its kernel driver */
+    rc |= put("bus/pci/devices/0000:00:06.0/vendor", "0x8086\n");
+    rc |= put("bus/pci/devices/0000:00:06.0/device", "0x293e\n");
+    rc |= put("bus/pci/devices/0000:00:06.0/class", "0x040300\n");
+    rc |= put("bus/pci/drivers/snd_hda_intel/placeholder", "");
+    rc |= link_to("bus/pci/devices/0000:00:06.0/driver", "../../../bus/pci/drivers/snd_hda_intel");
+    rc |= put("kernel/iommu_groups/7/devices/0000:00:05.0/placeholder", "");
+    rc |= put("kernel/iommu_groups/7/devices/0000:00:06.0/placeholder", "");
 #undef AT
     pci_sysfs_root = root;
     return rc ? -1 : 0;
@@ -130,6 +139,16 @@ static void test_driver_and_interfaces(void)
     CU_ASSERT_EQUAL(d, 0x1041);
 }
 
+/* vfio needs every other device of the group on vfio-pci or no driver. */
+static void test_group_blockers(void)
+{
+    char b[256];
+    CU_ASSERT_EQUAL(pci_group_blockers(7, "0000:00:05.0", b, sizeof b), 1);
+    CU_ASSERT_STRING_EQUAL(b, "0000:00:06.0 (snd_hda_intel)");
+    CU_ASSERT_EQUAL(pci_group_blockers(7, "0000:00:06.0", b, sizeof b), 0);   /* 05.0 has no driver */
+    CU_ASSERT_EQUAL(pci_group_blockers(9, NULL, b, sizeof b), 0);             /* no such group */
+}
+
 /* Binding needs the driver loaded: a missing one is named with the fix. */
 static void test_bind_needs_the_driver(void)
 {
@@ -187,6 +206,7 @@ static void register_suites(void)
     CU_add_test(s, "Resolve", test_resolve);
     CU_add_test(s, "ResolveErrors", test_resolve_errors);
     CU_add_test(s, "DriverAndInterfaces", test_driver_and_interfaces);
+    CU_add_test(s, "GroupBlockers", test_group_blockers);
     CU_add_test(s, "BindNeedsTheDriver", test_bind_needs_the_driver);
     s = CU_add_suite("LinuxBackend", NULL, NULL);
     CU_add_test(s, "DeviceIds", test_device_ids);
