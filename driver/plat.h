@@ -2,8 +2,9 @@
  * the machine they run on.  The driver core includes this header and nothing
  * of the simulator.  Two backends implement it: driver/plat_sim.c (the
  * simulator: every call is charged to the CPU cost model and keeps CPU and
- * device time in order) and, later, a Linux user-space backend (volatile
- * loads/stores, real barriers, __builtin_prefetch, TSC time).
+ * device time in order) and driver/linux/plat_linux.c (a physical NIC from
+ * Linux user space: volatile loads/stores, real barriers,
+ * __builtin_prefetch, CLOCK_MONOTONIC time, interrupts through uio/vfio).
  *
  * Shared memory (descriptor rings, packet buffers) is touched only through
  * the plat_mem_* accessors: in the simulator a read of device-written memory

@@ -59,8 +59,9 @@ int uio_nic_open(struct uio_nic *u, const char *bdf, struct hw_error *e)
 
 /* Clear INTx Disable (bit 10) with a 16-bit write of the whole command
  * register: QEMU re-evaluates the interrupt line only on a write that
- * covers byte 4, so a one-byte write to byte 5 would clear the bit but
- * leave a pending interrupt undelivered (seen with QEMU 7.2's e1000). */
+ * covers byte 4, so the UIO HOWTO's one-byte write to byte 5 clears the bit
+ * but leaves a pending interrupt undelivered (seen with QEMU 7.2's e1000:
+ * one interrupt, then none). */
 int uio_nic_unmask_intx(struct uio_nic *u)
 {
     uint16_t cmd;
