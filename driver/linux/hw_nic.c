@@ -1,5 +1,7 @@
 /* Opening a physical NIC function for the driver core; see hw_nic.h. */
 #include "hw_nic.h"
+#include "../e1000/e1000_regs.h"
+#include "../ixgbe/ixgbe_regs.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -101,6 +103,7 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     d->uio.fd = d->uio.config_fd = -1;
     d->kmsg_fd = -1;
     d->poll = o->poll;
+    d->family = o->family;
     snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
     if (geteuid() != 0)
         return hw_fail(e, HW_NOT_READY, "nicsim-hw must run as root: it binds the NIC to vfio-pci or "
@@ -197,17 +200,35 @@ int hw_nic_dma_fault(struct plat_dev *d, char *why, size_t n)
     return 1;
 }
 
-/* CTRL.RST of both families: bit 26 of CTRL at 0x00000 (nic-facts A1, B1). */
-#define NIC_CTRL 0x00000u
-#define NIC_CTRL_RST (1u << 26)
+static void reg_write(struct plat_dev *d, uint32_t reg, uint32_t v)
+{
+    *(volatile uint32_t *)(d->bar0 + reg) = v;
+}
+
+static uint32_t reg_read(struct plat_dev *d, uint32_t reg)
+{
+    return *(volatile uint32_t *)(d->bar0 + reg);
+}
 
 void hw_nic_close(struct plat_dev *d)
 {
     struct hw_error e;
     if (d->bar0) {
-        /* stop every DMA engine before the memory goes back to the kernel */
-        volatile uint32_t *ctrl = (volatile uint32_t *)(d->bar0 + NIC_CTRL);
-        *ctrl = *ctrl | NIC_CTRL_RST;
+        /* Interrupts masked and the cause read (which deasserts the line)
+         * before the reset: a line left asserted with nobody's handler on
+         * it is an interrupt storm for whoever shares it (QEMU's e1000 keeps
+         * its line through CTRL.RST: "irq 20: nobody cared", seen with vfio).
+         * Then the reset stops every DMA engine before the memory goes back
+         * to the kernel. */
+        if (d->family == HW_FAMILY_E1000) {
+            reg_write(d, E1000_IMC, 0xFFFFFFFFu);
+            (void)reg_read(d, E1000_ICR);
+            reg_write(d, E1000_CTRL, reg_read(d, E1000_CTRL) | E1000_CTRL_RST);
+        } else {
+            reg_write(d, IXGBE_EIMC, IXGBE_EIMC_ALL);
+            (void)reg_read(d, IXGBE_EICR);
+            reg_write(d, IXGBE_CTRL, reg_read(d, IXGBE_CTRL) | IXGBE_CTRL_RST);
+        }
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
         uint16_t cmd;

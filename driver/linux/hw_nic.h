@@ -5,9 +5,10 @@
  * interface up (unless forced), binds it to vfio-pci when it has an IOMMU
  * group and to uio_pci_generic otherwise, maps BAR0 and hugepage DMA memory
  * (IOVA or physical addresses), enables bus mastering and sets up the INTx
- * interrupt (or pure polling).  hw_nic_close resets the NIC and turns bus
- * mastering off before the DMA memory is returned, so the NIC cannot write
- * into memory that has gone back to the kernel. */
+ * interrupt (or pure polling).  hw_nic_close masks and acknowledges the
+ * NIC's interrupts, resets it and turns bus mastering off before the DMA
+ * memory is returned, so the NIC can neither write into memory that has
+ * gone back to the kernel nor hold a shared interrupt line asserted. */
 #ifndef NICSIM_HW_NIC_H
 #define NICSIM_HW_NIC_H
 #include <stddef.h>
@@ -40,6 +41,7 @@ struct hw_nic_opts {
 struct plat_dev {
     char bdf[PCI_BDF_LEN];
     char ifname[8];             /* the scenario's port name, e.g. "eth0" */
+    enum hw_family family;
     uint16_t vendor, device;
     enum hw_mode mode;          /* VFIO or UIO once open */
     int poll;

@@ -1,5 +1,6 @@
 /* nicsim-hw's report; see hw_report.h. */
 #include "hw_report.h"
+#include <stdint.h>
 #include <string.h>
 
 static double seconds(uint64_t a, uint64_t b)
@@ -25,6 +26,19 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
                     hp->pd.prev_driver[0] ? ", taken from " : "", hp->pd.prev_driver);
     }
 
+    /* pktgen's rates are over its run; a receiver's (sink, router: its TX
+     * is what it forwards) over the span from the first to the last poll
+     * that received, not over the drain wait at the end */
+    double tx_s = run_s;
+    if (strcmp(r->app, "pktgen")) {
+        uint64_t first = UINT64_MAX, last = 0;
+        for (int p = 0; p < HW_MAX_PORTS; p++)
+            if (r->port[p].used && r->port[p].rx_last_ns) {
+                first = r->port[p].rx_first_ns < first ? r->port[p].rx_first_ns : first;
+                last = r->port[p].rx_last_ns > last ? r->port[p].rx_last_ns : last;
+            }
+        tx_s = last ? seconds(first, last) : 0;
+    }
     fprintf(f, "\nIface    TX-packets    TX-kpps  TX-Mbit/s   RX-packets    RX-kpps\n");
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         const struct hw_port *hp = &r->port[p];
@@ -32,9 +46,9 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
             continue;
         const struct hw_counters *c = &hp->cnt;
         double rx_s = seconds(hp->rx_first_ns, hp->rx_last_ns);
-        double tx_pps = run_s > 0 ? (double)c->gptc / run_s : 0;
+        double tx_pps = tx_s > 0 ? (double)c->gptc / tx_s : 0;
         fprintf(f, "eth%-3d %12llu %10.3f %10.2f %12llu %10.3f\n", p, (unsigned long long)c->gptc, tx_pps / 1e3,
-                run_s > 0 ? (double)c->gotc * 8 / run_s / 1e6 : 0, (unsigned long long)c->gprc,
+                tx_s > 0 ? (double)c->gotc * 8 / tx_s / 1e6 : 0, (unsigned long long)c->gprc,
                 rx_s > 0 ? (double)c->gprc / rx_s / 1e3 : 0);
     }
 

@@ -1,7 +1,8 @@
 /* nicsim-hw's report: the simulator's report format (sim/report.c) for what
  * a physical NIC can tell: per-interface rates, the netstat -i style Kernel
  * Interface table from the NIC's statistics registers, interrupts, and
- * each app's own counters.  Rates are over the app's wall-clock run. */
+ * each app's own counters.  Rates are over wall-clock time: pktgen's over
+ * its run, a receiver's from its first to its last receiving poll. */
 #ifndef NICSIM_HW_REPORT_H
 #define NICSIM_HW_REPORT_H
 #include <stdio.h>

@@ -184,8 +184,11 @@ static int router_up(struct hw_run *r, struct hw_error *e)
     ro.napi.tx_clean = strcmp(scenario_str(r->sc, "driver", "tx_clean"), "poll") == 0;
     ro.rt.buckets = (uint32_t)scenario_uint(r->sc, "router", "rt_buckets");
     ro.rt.max_entries = (uint32_t)scenario_uint(r->sc, "router", "rt_max_entries");
-    if (router_init(&r->router, rp, n, pairs, npairs, &ro, NULL) != 0)
-        return hw_fail(e, HW_RUN_FAILED, "router setup failed");
+    int rc = router_init(&r->router, rp, n, pairs, npairs, &ro, NULL);
+    if (rc != 0)
+        return hw_fail(e, rc == E1000_ERR_NOMEM ? HW_NOT_READY : HW_BAD_INPUT, "router setup failed (%s)",
+                       rc == E1000_ERR_NOMEM ? "out of DMA memory for the route cache: --dma-mib"
+                                             : "a [router] option out of range");
     r->router_on = 1;
     return 0;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# guest.sh -- boot a small Linux guest under QEMU (TCG, no KVM) with two
-# e1000-82545em NICs on one QEMU hub, run PAYLOAD_DIR/run.sh inside it, capture
+# guest.sh -- boot a small Linux guest under QEMU (TCG, no KVM) with six
+# e1000-82545em NICs on three QEMU hubs, run PAYLOAD_DIR/run.sh inside it, capture
 # what NIC 0 transmits to a pcap file, and return run.sh's exit status.
 #
 # usage: guest.sh --mode uio|vfio --cache CACHE_DIR --work WORK_DIR
@@ -8,16 +8,21 @@
 #
 # CACHE_DIR is prepared by fetch.sh. WORK_DIR receives the initramfs (rebuilt on
 # every run, < 1 s). PAYLOAD_DIR is copied to /hil in the guest; /hil/run.sh runs
-# there with HIL_MODE=uio|vfio, 64 2-MiB hugepages reserved, hugetlbfs at
+# there with HIL_MODE=uio|vfio, 128 2-MiB hugepages reserved, hugetlbfs at
 # /dev/hugepages and the mode's modules loaded (uio: uio, uio_pci_generic;
 # vfio: vfio chain, with an emulated Intel IOMMU with interrupt remapping).
 #
 # Guest PCI addresses (fixed, same in both modes), vendor:device 8086:100f:
-#   NIC 0  0000:00:04.0  MAC 52:54:00:00:00:10   <- its transmissions go to OUT.pcap
-#   NIC 1  0000:00:05.0  MAC 52:54:00:00:00:11
-# Both NICs sit on QEMU hub 0, so what one transmits the other receives.
-# vfio mode adds two NICs behind a PCIe-to-PCI bridge (one IOMMU group) on
-# hub 1, for the "IOMMU group not viable" check.
+#   NIC 0  0000:00:04.0  MAC 52:54:00:00:00:10   hub 0  <- its transmissions go to OUT.pcap
+#   NIC 1  0000:00:05.0  MAC 52:54:00:00:00:11   hub 0
+#   NIC 2  0000:00:06.0  MAC 52:54:00:00:00:12   hub 1
+#   NIC 3  0000:00:07.0  MAC 52:54:00:00:00:13   hub 1
+#   NIC 4  0000:00:08.0  MAC 52:54:00:00:00:14   hub 2
+#   NIC 5  0000:00:09.0  MAC 52:54:00:00:00:15   hub 2
+# NICs on one QEMU hub receive what the others on it transmit (0 -> 1 for
+# pktgen and the sink; 2 -> 3 -> router -> 4 -> 5 for the router).  vfio
+# mode adds two NICs behind a PCIe-to-PCI bridge (one IOMMU group) on hub 3,
+# for the "IOMMU group not viable" check.
 #
 # Exit status:
 #   0..125  run.sh's exit status (a status above 125 is reported as 125)
@@ -102,7 +107,7 @@ vfio) load vfio
 esac
 
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-echo 64 > $hp
+echo 128 > $hp   # 256 MiB: three nicsim-hw at once, 32 MiB per NIC
 [ "$(cat $hp)" -gt 0 ] || fail "no 2 MiB hugepages could be reserved"
 
 echo "hil-init: mode $HIL_MODE, $(cat $hp) hugepages, running /hil/run.sh"
@@ -129,11 +134,11 @@ else
     # Two more NICs behind a PCIe-to-PCI bridge share one IOMMU group (the
     # bridge's): with one of them on a kernel driver, the group is not
     # viable for vfio, which nicsim-hw must say (guest_run.sh).  Their
-    # hub (1) is not NIC 0's.
-    machine+=(-device pcie-pci-bridge,id=pb,addr=06.0
-              -netdev hubport,id=n2,hubid=1 -netdev hubport,id=n3,hubid=1
-              -device e1000-82545em,netdev=n2,bus=pb,addr=01.0,romfile=
-              -device e1000-82545em,netdev=n3,bus=pb,addr=02.0,romfile=)
+    # hub (3) is nobody else's.
+    machine+=(-device pcie-pci-bridge,id=pb,addr=0a.0
+              -netdev hubport,id=b0,hubid=3 -netdev hubport,id=b1,hubid=3
+              -device e1000-82545em,netdev=b0,bus=pb,addr=01.0,romfile=
+              -device e1000-82545em,netdev=b1,bus=pb,addr=02.0,romfile=)
 fi
 # QEMU warns "hub 0 is not connected to host network": intended, the hub only
 # joins the two NICs.
@@ -148,6 +153,12 @@ qemu=(qemu-system-x86_64 -accel tcg "${machine[@]}" -m 512 -smp 1
       -netdev hubport,id=n0,hubid=0 -netdev hubport,id=n1,hubid=0
       -device e1000-82545em,netdev=n0,mac=52:54:00:00:00:10,romfile=,addr=04.0
       -device e1000-82545em,netdev=n1,mac=52:54:00:00:00:11,romfile=,addr=05.0
+      -netdev hubport,id=n2,hubid=1 -netdev hubport,id=n3,hubid=1
+      -netdev hubport,id=n4,hubid=2 -netdev hubport,id=n5,hubid=2
+      -device e1000-82545em,netdev=n2,mac=52:54:00:00:00:12,romfile=,addr=06.0
+      -device e1000-82545em,netdev=n3,mac=52:54:00:00:00:13,romfile=,addr=07.0
+      -device e1000-82545em,netdev=n4,mac=52:54:00:00:00:14,romfile=,addr=08.0
+      -device e1000-82545em,netdev=n5,mac=52:54:00:00:00:15,romfile=,addr=09.0
       -object filter-dump,id=f0,netdev=n0,queue=rx,file="${pcap//,/,,}")   # QEMU option syntax: "," doubles
 
 echo "guest.sh: mode $mode, kernel $(cat "$cache/ready"), NIC 0 $NIC0, NIC 1 $NIC1, timeout ${timeout_s}s"

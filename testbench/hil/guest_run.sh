@@ -1,6 +1,8 @@
 #!/bin/sh
 # The payload of `make hil` (/hil/run.sh in the guest, busybox sh): the sink
-# on NIC 1, then pktgen on NIC 0, both nicsim-hw in mode $HIL_MODE; then
+# on NIC 1, then pktgen on NIC 0, both nicsim-hw in mode $HIL_MODE; the
+# router between NICs 3 and 4 fed by pktgen on NIC 2, with a sink on NIC 5;
+# then
 # nicsim-hw's refusals (no hugepages, device not found, wrong ID, device in
 # use by the kernel's e1000 with its interface up, and in vfio mode a DMA
 # fault and an IOMMU group that is not viable).  Exits 0 only when both
@@ -9,6 +11,10 @@
 # transmits nothing but pktgen's frames: the refusal checks use NIC 1.
 NIC0=0000:00:04.0
 NIC1=0000:00:05.0
+NIC2=0000:00:06.0
+NIC3=0000:00:07.0
+NIC4=0000:00:08.0
+NIC5=0000:00:09.0
 cd /hil
 ./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE" --idle-timeout 30 > sink.out 2> sink.err &
 sink=$!
@@ -28,6 +34,34 @@ echo "--- sink (exit $src)"
 cat sink.err sink.out
 echo "HIL-PKTGEN-EXIT: $prc"
 echo "HIL-SINK-EXIT: $src"
+echo "HIL-SINK-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink.out | grep -o '[0-9]* frames' | grep -o '[0-9]*')"
+
+# The router: pktgen on NIC 2 -> NIC 3 (router in) -> router -> NIC 4
+# (router out) -> NIC 5 (sink).  Three nicsim-hw at once.
+./nicsim-hw hil-e1000-sink.ini --pci $NIC5 --mode "$HIL_MODE" --idle-timeout 30 > sink2.out 2> sink2.err &
+sink2=$!
+./nicsim-hw hil-e1000-router.ini --pci $NIC3,$NIC4 --mode "$HIL_MODE" --idle-timeout 30 > router.out 2> router.err &
+router=$!
+i=0
+while ! { grep -q "sink up" sink2.err && [ "$(grep -c "router up" router.err)" -eq 2 ]; } &&
+      kill -0 $sink2 2>/dev/null && kill -0 $router 2>/dev/null && [ $i -lt 200 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 1.5
+./nicsim-hw hil-e1000-pktgen.ini --pci $NIC2 --mode "$HIL_MODE" > pktgen2.out
+p2rc=$?
+wait $router
+rrc=$?
+wait $sink2
+s2rc=$?
+echo "--- router (exit $rrc)"
+cat router.err router.out
+echo "--- sink behind the router (exit $s2rc)"
+cat sink2.err sink2.out
+echo "HIL-ROUTER-EXIT: $rrc (pktgen $p2rc, sink $s2rc)"
+echo "HIL-ROUTED-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink2.out | grep -o '[0-9]* frames' | grep -o '[0-9]*')"
+[ $p2rc -eq 0 ] && [ $rrc -eq 0 ] && [ $s2rc -eq 0 ] || prc=1
 
 # expect_refusal NAME STATUS TEXT CMD...: nicsim-hw must exit STATUS and say TEXT
 bad=0
@@ -49,7 +83,7 @@ n=$(cat $hp)
 echo 0 > $hp
 expect_refusal no-hugepages 3 "hugepages" ./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE"
 echo "$n" > $hp
-expect_refusal not-found 3 "no such PCI device" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:09.0
+expect_refusal not-found 3 "no such PCI device" ./nicsim-hw hil-e1000-sink.ini --pci 0000:7f:00.0
 expect_refusal wrong-id 3 "is not an 8254x" ./nicsim-hw hil-e1000-sink.ini --pci 0000:00:00.0
 expect_refusal bad-spec 2 "expected a PCI address" ./nicsim-hw hil-e1000-sink.ini --pci 8086:zz
 if [ "$HIL_MODE" = vfio ]; then
@@ -74,8 +108,8 @@ fi
 # e1000 took both when it was loaded, so taking one leaves the group not
 # viable (the other still on e1000)
 if [ "$HIL_MODE" = vfio ]; then
-    br=$(for d in /sys/bus/pci/devices/*; do
-             [ "$(cat $d/device)" = 0x100f ] && [ "${d##*/}" != $NIC0 ] && [ "${d##*/}" != $NIC1 ] && echo ${d##*/}
+    br=$(for d in /sys/bus/pci/devices/0000:0[1-9]:*; do
+             [ "$(cat $d/device)" = 0x100f ] && echo ${d##*/}
          done | head -1)
     if [ -n "$br" ]; then
         expect_refusal group-not-viable 3 "IOMMU group [0-9]* is not viable" \
@@ -90,5 +124,11 @@ if [ "$HIL_MODE" = vfio ]; then
         echo "HIL-REFUSAL FAILED: group-not-viable: no NIC behind the bridge"
         bad=1
     fi
+fi
+# a NIC left asserting a shared interrupt line with no handler on it
+if dmesg | grep -q "nobody cared"; then
+    echo "HIL-REFUSAL FAILED: an interrupt line was left asserted:"
+    dmesg | grep -B2 -A6 "nobody cared"
+    bad=1
 fi
 [ $prc -eq 0 ] && [ $src -eq 0 ] && [ $bad -eq 0 ]

@@ -5,10 +5,10 @@
 #   testbench/hil/hil.sh BUILD_DIR [uio] [vfio]      (default: both modes)
 #
 # For each mode a Linux guest (testbench/hil/guest.sh) runs the sink on NIC 1
-# and pktgen on NIC 0 (testbench/hil/guest_run.sh).  It passes when QEMU's
-# capture of NIC 0's transmissions holds exactly the frames the simulator
-# writes for the same scenario (count, bytes, order) and the sink counted
-# them all.  Before the guests boot, the comparison is shown to fail on a
+# and pktgen on NIC 0, then pktgen, the router and a sink on NICs 2..5
+# (testbench/hil/guest_run.sh).  It passes when QEMU's capture of NIC 0's
+# transmissions holds exactly the frames the simulator writes for the same
+# scenario (count, bytes, order) and both sinks counted them all.  Before the guests boot, the comparison is shown to fail on a
 # capture with one byte changed (the negative control).
 #
 # HIL_FLIP=FRAME:BYTE changes that byte of the simulated capture on purpose
@@ -79,7 +79,7 @@ fi
 payload=$hil/payload
 rm -rf "$payload"
 mkdir -p "$payload"
-cp "$build/nicsim-hw" "$pktgen_ini" "$sink_ini" "$payload/"
+cp "$build/nicsim-hw" "$pktgen_ini" "$sink_ini" "$top/testbench/scenarios/hil-e1000-router.ini" "$payload/"
 cp "$here/guest_run.sh" "$payload/run.sh"
 
 rc=0
@@ -90,7 +90,8 @@ for mode in "${modes[@]}"; do
         --pcap "$qpcap" --log "$log" --timeout 120 > "$hil/guest-$mode.out" 2>&1
     grc=$?
     secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    sink=$(grep -a -o 'sink on eth0: [0-9]* frames' "$log" | grep -o '[0-9]* frames' | grep -o '[0-9]*')
+    sink=$(grep -a -o 'HIL-SINK-FRAMES: [0-9]*' "$log" | grep -o '[0-9]*$')
+    routed=$(grep -a -o 'HIL-ROUTED-FRAMES: [0-9]*' "$log" | grep -o '[0-9]*$')
     cmp=$("$build/pcap-compare" "${flip[@]}" "$sim_pcap" "$qpcap" 2>&1)
     crc=$?
     fail=
@@ -100,8 +101,10 @@ for mode in "${modes[@]}"; do
         fail="QEMU's capture differs from the simulator's: $(echo "$cmp" | head -1)"
     elif [ "${sink:-}" != "$frames" ]; then
         fail="the sink counted ${sink:-no} frames, pktgen sent $frames"
+    elif [ "${routed:-}" != "$frames" ]; then
+        fail="the sink behind the router counted ${routed:-no} frames, pktgen sent $frames"
     fi
-    summary="mode $mode: guest exit $grc, ${secs} s; capture vs simulator: $(echo "$cmp" | head -1); sink: ${sink:-?} frames"
+    summary="mode $mode: guest exit $grc, ${secs} s; capture vs simulator: $(echo "$cmp" | head -1); sink: ${sink:-?} frames; through the router: ${routed:-?} frames"
     record "E1000_82545em_$mode" "$secs" "$fail" "$summary
 $cmp"
     if [ -z "$fail" ]; then
