@@ -216,10 +216,10 @@ void hw_nic_close(struct plat_dev *d)
     if (d->bar0) {
         /* Interrupts masked and the cause read (which deasserts the line)
          * before the reset: a line left asserted with nobody's handler on
-         * it is an interrupt storm for whoever shares it (QEMU's e1000 keeps
-         * its line through CTRL.RST: "irq 20: nobody cared", seen with vfio).
-         * Then the reset stops every DMA engine before the memory goes back
-         * to the kernel. */
+         * it is an interrupt storm for whoever shares it (without this, the
+         * make hil guest's vfio run saw "irq 20: nobody cared" after a NIC
+         * on that line was closed).  Then the reset stops every DMA engine
+         * before the memory goes back to the kernel. */
         if (d->family == HW_FAMILY_E1000) {
             reg_write(d, E1000_IMC, 0xFFFFFFFFu);
             (void)reg_read(d, E1000_ICR);
