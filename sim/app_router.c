@@ -66,11 +66,7 @@ static int router_bring_up(sim_cpu *c)
             if (c->ports[i]->router_in && c->ports[j]->index == c->ports[i]->index + 1)
                 pairs[npairs++] = (struct router_pair){ (unsigned)i, (unsigned)j };
     struct router_opts ro;
-    router_default_opts(&ro);
-    ro.napi.weight = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "napi_weight");
-    ro.napi.tx_clean = strcmp(scenario_str(c->ports[0]->pd.sys->sc, "driver", "tx_clean"), "poll") == 0;
-    ro.rt.buckets = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_buckets");
-    ro.rt.max_entries = (uint32_t)scenario_uint(c->ports[0]->pd.sys->sc, "router", "rt_max_entries");
+    driver_options_router(c->ports[0]->pd.sys->sc, &ro);
     if (router_init(c->router, rp, c->nports, pairs, npairs, &ro, NULL) != 0) {
         snprintf(c->ports[0]->err, sizeof c->ports[0]->err, "router setup failed");
         return -1;

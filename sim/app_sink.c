@@ -61,9 +61,7 @@ static int sink_bring_up(sim_cpu *c)
     if (rc != 0)
         return -1;
     struct sink_opts o;
-    sink_default_opts(&o);
-    o.budget = (uint32_t)scenario_uint(sc, "sink", "napi_weight");
-    o.touch = (uint8_t)scenario_bool(sc, "sink", "touch");
+    driver_options_sink(sc, &o);
     if (sink_init(&sp->rx_sink, &sp->pd, &rx, &o) != 0) {
         snprintf(sp->err, sizeof sp->err, "eth%d: sink setup failed", sp->index);
         return -1;

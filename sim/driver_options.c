@@ -1,4 +1,5 @@
 #include "driver_options.h"
+#include <stdlib.h>
 #include <string.h>
 
 void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o)
@@ -74,4 +75,30 @@ void driver_options_pktgen(const scenario *sc, int port, struct pktgen_opts *po)
     po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
     po->src_mac[5] = (uint8_t)(1 + 2 * port);
     po->dst_mac[5] = (uint8_t)(2 + 2 * port);
+}
+
+int driver_options_pktgen_port(const scenario *sc, int p)
+{
+    const char *ports = scenario_str(sc, "pktgen", "ports");
+    if (!strcmp(ports, "all"))
+        return 1;
+    if (!strcmp(ports, "both"))
+        return p < 2;
+    return p == atoi(ports);
+}
+
+void driver_options_sink(const scenario *sc, struct sink_opts *o)
+{
+    sink_default_opts(o);
+    o->budget = (uint32_t)scenario_uint(sc, "sink", "napi_weight");
+    o->touch = (uint8_t)scenario_bool(sc, "sink", "touch");
+}
+
+void driver_options_router(const scenario *sc, struct router_opts *o)
+{
+    router_default_opts(o);
+    o->napi.weight = (uint32_t)scenario_uint(sc, "router", "napi_weight");
+    o->napi.tx_clean = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
+    o->rt.buckets = (uint32_t)scenario_uint(sc, "router", "rt_buckets");
+    o->rt.max_entries = (uint32_t)scenario_uint(sc, "router", "rt_max_entries");
 }

@@ -534,16 +534,6 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     driver_options_pktgen(sc, sp->index, &sp->po);
 }
 
-/* Which ports run pktgen: "0", "1", "both" (ports 0 and 1), "all". */
-static int pktgen_wanted(const char *ports, int p)
-{
-    if (!strcmp(ports, "all"))
-        return 1;
-    if (!strcmp(ports, "both"))
-        return p < 2;
-    return p == atoi(ports);
-}
-
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)
 {
     memset(sys, 0, sizeof *sys);
@@ -567,7 +557,7 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
         sp->index = p;
         sp->card = &sys->card[p / 2];
         sp->func = p % 2;
-        sp->pktgen_on = !router && !sink && pktgen_wanted(ports, p);
+        sp->pktgen_on = !router && !sink && driver_options_pktgen_port(sc, p);
         ntx += router ? p % 2 : sp->pktgen_on;
     }
     if (ntx == 0 && !sink) {

@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int pktgen_port_wanted(const char *ports, int p)
-{
-    if (!strcmp(ports, "all"))
-        return 1;
-    if (!strcmp(ports, "both"))
-        return p < 2;
-    return p == atoi(ports);
-}
-
 int hw_run_plan(struct hw_run *r, struct hw_error *e)
 {
     const scenario *sc = r->sc;
@@ -21,10 +12,10 @@ int hw_run_plan(struct hw_run *r, struct hw_error *e)
     r->family = strcmp(scenario_str(sc, "nic", "model"), "82599") ? HW_FAMILY_E1000 : HW_FAMILY_IXGBE;
     int want[HW_MAX_PORTS] = { 0 };
     if (!strcmp(r->app, "pktgen")) {
-        const char *ports = scenario_str(sc, "pktgen", "ports");
         /* "all" means every port given on the command line */
+        int all = !strcmp(scenario_str(sc, "pktgen", "ports"), "all");
         for (int p = 0; p < HW_MAX_PORTS; p++)
-            want[p] = pktgen_port_wanted(ports, p) && (strcmp(ports, "all") || p < r->nspecs);
+            want[p] = driver_options_pktgen_port(sc, p) && (!all || p < r->nspecs);
     } else if (!strcmp(r->app, "sink")) {
         want[scenario_uint(sc, "sink", "port")] = 1;
     } else {
@@ -150,9 +141,7 @@ static int sink_up(struct hw_run *r, int p, struct hw_error *e)
         sink_bind_ixgbe(&rx, &hp->ixrxq);
     }
     struct sink_opts o;
-    sink_default_opts(&o);
-    o.budget = (uint32_t)scenario_uint(r->sc, "sink", "napi_weight");
-    o.touch = (uint8_t)scenario_bool(r->sc, "sink", "touch");
+    driver_options_sink(r->sc, &o);
     if (sink_init(&hp->sk, &hp->pd, &rx, &o) != 0)
         return hw_fail(e, HW_RUN_FAILED, "eth%d: sink setup failed", p);
     hp->sink_on = 1;
@@ -179,11 +168,7 @@ static int router_up(struct hw_run *r, struct hw_error *e)
             pairs[npairs++] = (struct router_pair){ (unsigned)p - 1, (unsigned)p };
     }
     struct router_opts ro;
-    router_default_opts(&ro);
-    ro.napi.weight = (uint32_t)scenario_uint(r->sc, "router", "napi_weight");
-    ro.napi.tx_clean = strcmp(scenario_str(r->sc, "driver", "tx_clean"), "poll") == 0;
-    ro.rt.buckets = (uint32_t)scenario_uint(r->sc, "router", "rt_buckets");
-    ro.rt.max_entries = (uint32_t)scenario_uint(r->sc, "router", "rt_max_entries");
+    driver_options_router(r->sc, &ro);
     int rc = router_init(&r->router, rp, n, pairs, npairs, &ro, NULL);
     if (rc != 0)
         return hw_fail(e, rc == E1000_ERR_NOMEM ? HW_NOT_READY : HW_BAD_INPUT, "router setup failed (%s)",
