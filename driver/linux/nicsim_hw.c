@@ -68,12 +68,13 @@ static int parse_uint(const char *opt, const char *v, unsigned long lo, unsigned
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line, the scenario and the run; overrides has room for argc
+ * entries. */
+static int nicsim_hw(int argc, char **argv, char **overrides)
 {
     static struct hw_run run;
     const char *path = NULL;
     char *pci = NULL;
-    char **overrides = calloc((size_t)argc, sizeof *overrides);
     int nov = 0;
     run.nic.mode = HW_MODE_AUTO;
     run.nic.dma_bytes = 32u << 20;
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
     struct hw_error e = { 0 };
     if (hw_run_plan(&run, &e) != 0) {
         fprintf(stderr, "nicsim-hw: %s\n", e.msg);
+        scenario_free(sc);
         return e.status;
     }
     /* Ctrl-C ends the run normally: the NIC is reset before the memory it
@@ -163,6 +165,17 @@ int main(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "nicsim-hw: %s\n", e.msg);
     scenario_free(sc);
-    free(overrides);
     return rc != 0 ? e.status : run.stopped ? HW_RUN_FAILED : HW_OK;
+}
+
+int main(int argc, char **argv)
+{
+    char **overrides = calloc((size_t)argc, sizeof *overrides);
+    if (!overrides) {
+        fprintf(stderr, "nicsim-hw: out of memory\n");
+        return HW_NOT_READY;
+    }
+    int rc = nicsim_hw(argc, argv, overrides);
+    free(overrides);
+    return rc;
 }

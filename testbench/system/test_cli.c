@@ -1570,7 +1570,8 @@ static void test_hw_usage_errors(void)
  * the test drops to nobody with setpriv). */
 static void test_hw_not_root(void)
 {
-    /* a copy nobody can read, wherever the checkout is */
+    /* copies of the binary and the scenario that nobody can read and run,
+     * wherever the checkout is */
     const char *dir = make_tmpdir();
     REQUIRE(chmod(dir, 0755) == 0, "chmod %s: %s", dir, strerror(errno));
     char *sc = path_in(dir, "pktgen.ini");
@@ -1578,9 +1579,17 @@ static void test_hw_not_root(void)
     REQUIRE(text != NULL, "cannot read %s", SCENARIO);
     write_file(sc, text);
     free(text);
+    char *bin = path_in(dir, "nicsim-hw");
+    size_t len;
+    char *image = slurp(nicsim_hw_bin(), &len);
+    REQUIRE(image != NULL, "cannot read nicsim-hw");
+    FILE *f = fopen(bin, "wb");
+    REQUIRE(f && fwrite(image, 1, len, f) == len && fclose(f) == 0, "cannot copy nicsim-hw to %s", bin);
+    free(image);
+    REQUIRE(chmod(bin, 0755) == 0, "chmod %s: %s", bin, strerror(errno));
     proc p;
     if (geteuid() == 0) {
-        char *args[] = { "--reuid=65534", "--regid=65534", "--clear-groups", (char *)nicsim_hw_bin(), (char *)sc,
+        char *args[] = { "--reuid=65534", "--regid=65534", "--clear-groups", bin, (char *)sc,
                          "--pci", "0000:00:04.0", NULL };
         run_bin_argv(&p, "/usr/bin/setpriv", NULL, args);
     } else {
