@@ -41,6 +41,9 @@ static int e1000_up(struct hw_run *r, struct hw_port *hp, int p, int rx, int tx,
 {
     struct e1000_dev_opts dopt;
     driver_options_dev(r->sc, &dopt);
+    /* a real copper PHY needs seconds to autonegotiate 1000BASE-T; the
+     * simulator's link is up at once (the ixgbe core waits 10 s already) */
+    dopt.link_timeout_ns = 10000000000ull;
     if (!strcmp(r->app, "router") && !strcmp(scenario_str(r->sc, "driver", "tx_clean"), "xmit"))
         dopt.ims &= ~E1000_IMS_TXDW;
     int rc = e1000_dev_init(&hp->dev, &hp->pd, &dopt);
