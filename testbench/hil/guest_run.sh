@@ -37,10 +37,11 @@ echo "HIL-SINK-EXIT: $src"
 echo "HIL-SINK-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink.out | grep -o '[0-9]* frames' | grep -o '[0-9]*')"
 
 # The router: pktgen on NIC 2 -> NIC 3 (router in) -> router -> NIC 4
-# (router out) -> NIC 5 (sink).  Three nicsim-hw at once.
+# (router out) -> NIC 5 (sink).  Three nicsim-hw at once; the router
+# polls (--poll), the others wait for interrupts.
 ./nicsim-hw hil-e1000-sink.ini --pci $NIC5 --mode "$HIL_MODE" --idle-timeout 30 > sink2.out 2> sink2.err &
 sink2=$!
-./nicsim-hw hil-e1000-router.ini --pci $NIC3,$NIC4 --mode "$HIL_MODE" --idle-timeout 30 > router.out 2> router.err &
+./nicsim-hw hil-e1000-router.ini --pci $NIC3,$NIC4 --mode "$HIL_MODE" --poll --idle-timeout 30 > router.out 2> router.err &
 router=$!
 i=0
 while ! { grep -q "sink up" sink2.err && [ "$(grep -c "router up" router.err)" -eq 2 ]; } &&
