@@ -217,6 +217,15 @@ static void run_pktgen(struct hw_run *r)
     } while (active && !*r->stop);
 }
 
+/* The handle of the first port the app uses (the clock of the run). */
+static struct plat_dev *first_port(struct hw_run *r)
+{
+    for (int p = 0; p < HW_MAX_PORTS; p++)
+        if (r->port[p].used)
+            return &r->port[p].pd;
+    return NULL;
+}
+
 /* Frames the receiving app has taken so far. */
 static uint64_t rx_frames(const struct hw_run *r, int p)
 {
@@ -232,10 +241,7 @@ static uint64_t rx_frames(const struct hw_run *r, int p)
  * frame, or idle_timeout_s passed without any frame. */
 static void run_receiver(struct hw_run *r, uint64_t drain_ns)
 {
-    struct plat_dev *d0 = NULL;
-    for (int p = HW_MAX_PORTS - 1; p >= 0; p--)
-        if (r->port[p].used)
-            d0 = &r->port[p].pd;
+    struct plat_dev *d0 = first_port(r);
     uint64_t start = plat_now_ns(d0), last = 0;
     uint64_t seen[HW_MAX_PORTS] = { 0 };
     while (!*r->stop) {
@@ -320,10 +326,7 @@ int hw_run(struct hw_run *r, struct hw_error *e)
                         r->port[p].pd.device, r->port[p].pd.bdf, hw_mode_name(r->port[p].pd.mode),
                         r->nic.poll ? "polling" : "interrupts", r->app);
             }
-        struct plat_dev *d0 = NULL;
-        for (int p = HW_MAX_PORTS - 1; p >= 0; p--)
-            if (r->port[p].used)
-                d0 = &r->port[p].pd;
+        struct plat_dev *d0 = first_port(r);
         r->t_start_ns = plat_now_ns(d0);
         if (!strcmp(r->app, "pktgen"))
             run_pktgen(r);
