@@ -175,9 +175,7 @@ static int bring_up_ixgbe(sim_port *sp, struct pktgen_txops *tx)
     int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
     if (rc != 0) {
         snprintf(sp->err, sizeof sp->err, "port %d: ixgbe bring-up failed (%d%s)", p, rc,
-                 rc == IXGBE_ERR_LINK ? ": no link" : rc == IXGBE_ERR_RESET ? ": CTRL.RST stuck" :
-                 rc == IXGBE_ERR_EEPROM ? ": EEC.ARD never set" :
-                 rc == IXGBE_ERR_DMA_INIT ? ": RDRXCTL.DMAIDONE never set" : "");
+                 ixgbe_dev_init_why(rc));
         return -1;
     }
     rc = ixgbe_txq_setup(&sp->ixtxq, &sp->ixdev, 0, &sp->ixtopt);
@@ -209,7 +207,7 @@ static int bring_up(sim_port *sp)
         int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
         if (rc != 0) {
             snprintf(sp->err, sizeof sp->err, "port %d: e1000 bring-up failed (%d%s)", p, rc,
-                     rc == E1000_ERR_LINK ? ": no link" : rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "");
+                     e1000_dev_init_why(rc));
             return -1;
         }
         rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);

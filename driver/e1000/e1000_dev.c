@@ -95,6 +95,11 @@ int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
     return link ? 0 : E1000_ERR_LINK;
 }
 
+const char *e1000_dev_init_why(int rc)
+{
+    return rc == E1000_ERR_LINK ? ": no link" : rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "";
+}
+
 uint32_t e1000_irq_handle(struct e1000_dev *dev)
 {
     uint32_t icr = plat_read32(dev->pd, E1000_ICR);

@@ -53,6 +53,10 @@ void e1000_dev_default_opts(struct e1000_dev_opts *o);
 int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
                    const struct e1000_dev_opts *o);
 
+/* What a failed e1000_dev_init says, for a message: ": CTRL.RST stuck",
+ * ": no link", or "" for other codes. */
+const char *e1000_dev_init_why(int rc);
+
 /* Interrupt handler top half: read ICR (the read clears it) and return the
  * cause bits (E1000_ICR_*); 0 means the interrupt was not ours. */
 uint32_t e1000_irq_handle(struct e1000_dev *dev);

@@ -75,6 +75,13 @@ static uint32_t speed_of(uint32_t links)
     }
 }
 
+const char *ixgbe_dev_init_why(int rc)
+{
+    return rc == IXGBE_ERR_LINK ? ": no link" : rc == IXGBE_ERR_RESET ? ": CTRL.RST stuck" :
+           rc == IXGBE_ERR_EEPROM ? ": EEC.ARD never set" :
+           rc == IXGBE_ERR_DMA_INIT ? ": RDRXCTL.DMAIDONE never set" : "";
+}
+
 int ixgbe_dev_init(struct ixgbe_dev *dev, struct plat_dev *pd,
                    const struct ixgbe_dev_opts *o)
 {

@@ -83,6 +83,10 @@ void ixgbe_dev_default_opts(struct ixgbe_dev_opts *o);
  * programmed, but the link is down: the caller may wait for it itself). */
 int ixgbe_dev_init(struct ixgbe_dev *dev, struct plat_dev *pd,
                    const struct ixgbe_dev_opts *o);
+/* What a failed ixgbe_dev_init says, for a message: ": no link",
+ * ": CTRL.RST stuck", ": EEC.ARD never set", ": RDRXCTL.DMAIDONE never set",
+ * or "" for other codes. */
+const char *ixgbe_dev_init_why(int rc);
 
 /* Read every counter of struct ixgbe_hw_stats (the reads clear them) and
  * add the values into dev->stats. */

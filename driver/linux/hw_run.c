@@ -52,7 +52,7 @@ static int e1000_up(struct hw_run *r, struct hw_port *hp, int p, int rx, int tx,
                        p, hp->pd.bdf, (double)dopt.link_timeout_ns / 1e9);
     if (rc != 0)
         return hw_fail(e, HW_RUN_FAILED, "eth%d (%s): e1000 bring-up failed (%d%s)", p, hp->pd.bdf, rc,
-                       rc == E1000_ERR_RESET ? ": CTRL.RST stuck" : "");
+                       e1000_dev_init_why(rc));
     if (rx) {
         struct e1000_rx_opts ropt;
         driver_options_rx(r->sc, &ropt);
@@ -87,8 +87,7 @@ static int ixgbe_up(struct hw_run *r, struct hw_port *hp, int p, int rx, struct 
                        hp->pd.bdf);
     if (rc != 0)
         return hw_fail(e, HW_RUN_FAILED, "eth%d (%s): ixgbe bring-up failed (%d%s)", p, hp->pd.bdf, rc,
-                       rc == IXGBE_ERR_RESET ? ": CTRL.RST stuck" : rc == IXGBE_ERR_EEPROM ? ": EEC.ARD never set" :
-                       rc == IXGBE_ERR_DMA_INIT ? ": RDRXCTL.DMAIDONE never set" : "");
+                       ixgbe_dev_init_why(rc));
     if (rx) {
         struct ixgbe_rx_opts ropt;
         driver_options_ixgbe_rx(r->sc, &ropt);
