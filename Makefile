@@ -156,10 +156,12 @@ TEST_EXTRA_sink := testbench/unit/plat_fake.c
 TEST_EXTRA_faulty_device := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
-# The Linux backend's parts that need no NIC (not plat_linux.c: the
-# simulator's platform is in the library).
+# The Linux backend's parts that need no NIC, with its platform
+# (plat_linux.c, which hw_nic.c's close uses: it defines every plat_*
+# function, so the library's simulator platform is not pulled in).
 TEST_EXTRA_linux_backend := driver/linux/pci_sysfs.c driver/linux/hw_error.c driver/linux/dma_hugepage.c \
-                            driver/linux/hw_nic.c driver/linux/vfio_nic.c driver/linux/uio_nic.c
+                            driver/linux/hw_nic.c driver/linux/vfio_nic.c driver/linux/uio_nic.c \
+                            driver/linux/plat_linux.c
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: testbench/unit/test_%.c $(TEST_RUNNER) $$(TEST_EXTRA_$$*) $(NICSIM_LIB) $(RTL_LIB)
 	@mkdir -p $(dir $@)

@@ -1,5 +1,6 @@
 /* Opening a physical NIC function for the driver core; see hw_nic.h. */
 #include "hw_nic.h"
+#include "../plat.h"
 #include "../e1000/e1000_regs.h"
 #include "../ixgbe/ixgbe_regs.h"
 #include <errno.h>
@@ -98,10 +99,9 @@ static int open_uio(struct plat_dev *d, const struct hw_nic_opts *o, struct hw_e
 int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e)
 {
     memset(d, 0, sizeof *d);
-    d->irq_fd = -1;
-    d->vfio.container = d->vfio.group = d->vfio.device = d->vfio.irq_fd = -1;
-    d->uio.fd = d->uio.config_fd = -1;
-    d->kmsg_fd = -1;
+    d->irq_fd = d->kmsg_fd = -1;
+    vfio_nic_init(&d->vfio);
+    uio_nic_init(&d->uio);
     d->poll = o->poll;
     d->family = o->family;
     snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
@@ -200,16 +200,6 @@ int hw_nic_dma_fault(struct plat_dev *d, char *why, size_t n)
     return 1;
 }
 
-static void reg_write(struct plat_dev *d, uint32_t reg, uint32_t v)
-{
-    *(volatile uint32_t *)(d->bar0 + reg) = v;
-}
-
-static uint32_t reg_read(struct plat_dev *d, uint32_t reg)
-{
-    return *(volatile uint32_t *)(d->bar0 + reg);
-}
-
 void hw_nic_close(struct plat_dev *d)
 {
     struct hw_error e;
@@ -221,13 +211,13 @@ void hw_nic_close(struct plat_dev *d)
          * on that line was closed).  Then the reset stops every DMA engine
          * before the memory goes back to the kernel. */
         if (d->family == HW_FAMILY_E1000) {
-            reg_write(d, E1000_IMC, 0xFFFFFFFFu);
-            (void)reg_read(d, E1000_ICR);
-            reg_write(d, E1000_CTRL, reg_read(d, E1000_CTRL) | E1000_CTRL_RST);
+            plat_write32(d, E1000_IMC, 0xFFFFFFFFu);
+            (void)plat_read32(d, E1000_ICR);
+            plat_write32(d, E1000_CTRL, plat_read32(d, E1000_CTRL) | E1000_CTRL_RST);
         } else {
-            reg_write(d, IXGBE_EIMC, IXGBE_EIMC_ALL);
-            (void)reg_read(d, IXGBE_EICR);
-            reg_write(d, IXGBE_CTRL, reg_read(d, IXGBE_CTRL) | IXGBE_CTRL_RST);
+            plat_write32(d, IXGBE_EIMC, IXGBE_EIMC_ALL);
+            (void)plat_read32(d, IXGBE_EICR);
+            plat_write32(d, IXGBE_CTRL, plat_read32(d, IXGBE_CTRL) | IXGBE_CTRL_RST);
         }
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);

@@ -11,10 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int uio_nic_open(struct uio_nic *u, const char *bdf, struct hw_error *e)
+void uio_nic_init(struct uio_nic *u)
 {
     memset(u, 0, sizeof *u);
     u->fd = u->config_fd = -1;
+}
+
+int uio_nic_open(struct uio_nic *u, const char *bdf, struct hw_error *e)
+{
+    uio_nic_init(u);
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/bus/pci/devices/%s/uio", pci_sysfs_root, bdf);
     DIR *d = opendir(p);
@@ -79,6 +84,5 @@ void uio_nic_close(struct uio_nic *u)
         close(u->fd);
     if (u->config_fd >= 0)
         close(u->config_fd);
-    memset(u, 0, sizeof *u);
-    u->fd = u->config_fd = -1;
+    uio_nic_init(u);
 }

@@ -17,6 +17,9 @@ struct uio_nic {
     size_t bar0_len;
 };
 
+/* The closed state (no descriptor open): what uio_nic_close leaves, and
+ * what a handle must hold before uio_nic_open or uio_nic_close. */
+void uio_nic_init(struct uio_nic *u);
 /* The device must be bound to uio_pci_generic. */
 int uio_nic_open(struct uio_nic *u, const char *bdf, struct hw_error *e);
 int uio_nic_unmask_intx(struct uio_nic *u);

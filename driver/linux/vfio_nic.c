@@ -14,10 +14,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int vfio_nic_open(struct vfio_nic *v, const char *bdf, int group_no, struct hw_error *e)
+void vfio_nic_init(struct vfio_nic *v)
 {
     memset(v, 0, sizeof *v);
     v->container = v->group = v->device = v->irq_fd = -1;
+}
+
+int vfio_nic_open(struct vfio_nic *v, const char *bdf, int group_no, struct hw_error *e)
+{
+    vfio_nic_init(v);
     v->container = open("/dev/vfio/vfio", O_RDWR);
     if (v->container < 0)
         return hw_fail(e, HW_NOT_READY, "cannot open /dev/vfio/vfio: %s (modprobe vfio-pci)", strerror(errno));
@@ -144,6 +149,5 @@ void vfio_nic_close(struct vfio_nic *v)
         close(v->group);
     if (v->container >= 0)
         close(v->container);
-    memset(v, 0, sizeof *v);
-    v->container = v->group = v->device = v->irq_fd = -1;
+    vfio_nic_init(v);
 }

@@ -15,6 +15,9 @@ struct vfio_nic {
     uint64_t config_off;        /* the configuration-space region in the device fd */
 };
 
+/* The closed state (no descriptor open): what vfio_nic_close leaves, and
+ * what a handle must hold before vfio_nic_open or vfio_nic_close. */
+void vfio_nic_init(struct vfio_nic *v);
 /* Open group group_no (the device must be bound to vfio-pci), check that it
  * is viable (every device of the group bound to vfio-pci or to no driver;
  * the message names those that are not), set up a type-1 container, get
