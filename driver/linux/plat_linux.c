@@ -59,36 +59,30 @@ void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
     (void)d, (void)p, (void)n, (void)write;
 }
 
-/* x86: the fences Linux's wmb/rmb/mb compile to; elsewhere the compiler's
- * full barrier. */
+/* x86: the fence instruction Linux's wmb/rmb/mb compile to; elsewhere the
+ * compiler's full barrier. */
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_FENCE(insn) __asm__ volatile(insn ::: "memory")
+#else
+#define CPU_FENCE(insn) __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
 void plat_wmb(struct plat_dev *d)
 {
     (void)d;
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("sfence" ::: "memory");
-#else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+    CPU_FENCE("sfence");
 }
 
 void plat_rmb(struct plat_dev *d)
 {
     (void)d;
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("lfence" ::: "memory");
-#else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+    CPU_FENCE("lfence");
 }
 
 void plat_mb(struct plat_dev *d)
 {
     (void)d;
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("mfence" ::: "memory");
-#else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+    CPU_FENCE("mfence");
 }
 
 void plat_prefetch(struct plat_dev *d, const void *p)
