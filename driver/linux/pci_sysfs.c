@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,23 @@ static char **list_devices(int *n)
     return v;
 }
 
+/* Append one entry to a ", "-separated list in out[n] that holds *used
+ * characters; an entry that does not fit is cut and the list is then full. */
+static void list_add(char *out, size_t n, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void list_add(char *out, size_t n, size_t *used, const char *fmt, ...)
+{
+    char entry[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(entry, sizeof entry, fmt, ap);
+    va_end(ap);
+    if (*used + 1 >= n)
+        return;
+    int w = snprintf(out + *used, n - *used, "%s%s", *used ? ", " : "", entry);
+    *used = w < 0 || (size_t)w >= n - *used ? n - 1 : *used + (size_t)w;
+}
+
 static void free_list(char **v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -132,10 +150,7 @@ static void net_devices(char *out, size_t n)
         struct hw_error e;
         if (hex_attr(v[i], "class", &cls) != 0 || (cls >> 16) != 0x02 || pci_read_id(v[i], &ven, &dev, &e))
             continue;
-        int w = snprintf(out + used, n - used, "%s%s %04x:%04x", used ? ", " : "", v[i], ven, dev);
-        if (w < 0 || (size_t)w >= n - used)
-            break;
-        used += (size_t)w;
+        list_add(out, n, &used, "%s %04x:%04x", v[i], ven, dev);
     }
     if (!used)
         snprintf(out, n, "none");
@@ -284,9 +299,7 @@ int pci_group_blockers(int group, const char *except, char *out, size_t n)
             !strcmp(drv, "pcieport"))
             continue;
         count++;
-        int w = snprintf(out + used, n - used, "%s%s (%s)", used ? ", " : "", de->d_name, drv);
-        if (w > 0 && (size_t)w < n - used)
-            used += (size_t)w;
+        list_add(out, n, &used, "%s (%s)", de->d_name, drv);
     }
     closedir(d);
     return count;
