@@ -294,7 +294,7 @@ static int bring_up(struct hw_run *r, struct hw_error *e)
         struct hw_port *hp = &r->port[p];
         if (!hp->used)
             continue;
-        char ifname[8];
+        char ifname[16];
         snprintf(ifname, sizeof ifname, "eth%d", p);
         struct hw_nic_opts o = r->nic;
         o.spec = r->specs[p];
