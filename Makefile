@@ -136,7 +136,7 @@ $(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
 # parser; no Verilator, no SystemC.  Linked statically so that it runs in
 # the `make hil` guest as it is.
 HW_SRCS := $(wildcard driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
-           sim/scenario.c sim/scenario_keys.c sim/driver_options.c
+           sim/scenario.c sim/scenario_keys.c sim/driver_options.c sim/report_tables.c
 HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)
 # (not static under the sanitizers: their runtimes need the dynamic loader)
 $(BUILD)/nicsim-hw: $(HW_OBJS)

@@ -3,12 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *report_ifname(int p)
-{
-    static const char *const names[] = { "eth0", "eth1", "eth2", "eth3" };
-    return names[p & 3];
-}
-
 double report_wire_pps(double gbps, unsigned size)
 {
     return gbps * 1e9 / ((double)(size + 20) * 8.0);
@@ -191,22 +185,17 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     if (!system_complete(sys, why, sizeof why))
         fprintf(f, "warning: incomplete run: %s\n", why);
 
-    fprintf(f, "\n%-6s %12s %10s %10s %12s %10s\n", "Iface", "TX-packets", "TX-kpps", "TX-Mbit/s",
-            "RX-packets", "RX-kpps");
+    report_rates_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        fprintf(f, "%-6s %12llu %10.3f %10.2f %12llu %10.3f\n", report_ifname(p),
-                (unsigned long long)sp->wire.frames, link_wire_pps(&sp->wire) / 1e3, port_mbps(sp),
-                (unsigned long long)sp->gprc, port_rx_pps(sys, sp) / 1e3);
+        report_rates_row(f, p, sp->wire.frames, link_wire_pps(&sp->wire), port_mbps(sp), sp->gprc,
+                         port_rx_pps(sys, sp));
     }
 
-    fprintf(f, "\nKernel Interface table\n");
-    fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
+    report_kernel_iface_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        fprintf(f, "%-6s %4d %3d %8llu %6llu %6llu %6d %8llu %6d %6d %6d %s\n", report_ifname(p), 1500, 0,
-                (unsigned long long)sp->gprc, (unsigned long long)(sp->crcerrs + sp->ruc + sp->roc),
-                (unsigned long long)sp->mpc, 0, (unsigned long long)sp->gptc, 0, 0, 0, "BRU");
+        report_kernel_iface_row(f, p, sp->gprc, sp->crcerrs + sp->ruc + sp->roc, sp->mpc, sp->gptc);
     }
 
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");

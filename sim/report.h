@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "system.h"
+#include "report_tables.h"
 
-/* Interface name of port p ("eth0", "eth1"). */
-const char *report_ifname(int p);
 /* Frames per second at line rate for frames of `size` bytes (incl. FCS). */
 double report_wire_pps(double gbps, unsigned size);
 void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path);

@@ -1,5 +1,6 @@
 /* nicsim-hw's report; see hw_report.h. */
 #include "hw_report.h"
+#include "../../sim/report_tables.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -39,27 +40,23 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
             }
         tx_s = last ? seconds(first, last) : 0;
     }
-    fprintf(f, "\nIface    TX-packets    TX-kpps  TX-Mbit/s   RX-packets    RX-kpps\n");
+    report_rates_header(f);
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         const struct hw_port *hp = &r->port[p];
         if (!hp->used)
             continue;
         const struct hw_counters *c = &hp->cnt;
         double rx_s = seconds(hp->rx_first_ns, hp->rx_last_ns);
-        double tx_pps = tx_s > 0 ? (double)c->gptc / tx_s : 0;
-        fprintf(f, "eth%-3d %12llu %10.3f %10.2f %12llu %10.3f\n", p, (unsigned long long)c->gptc, tx_pps / 1e3,
-                tx_s > 0 ? (double)c->gotc * 8 / tx_s / 1e6 : 0, (unsigned long long)c->gprc,
-                rx_s > 0 ? (double)c->gprc / rx_s / 1e3 : 0);
+        report_rates_row(f, p, c->gptc, tx_s > 0 ? (double)c->gptc / tx_s : 0,
+                         tx_s > 0 ? (double)c->gotc * 8 / tx_s / 1e6 : 0, c->gprc,
+                         rx_s > 0 ? (double)c->gprc / rx_s : 0);
     }
 
-    fprintf(f, "\nKernel Interface table\n");
-    fprintf(f, "Iface   MTU Met    RX-OK RX-ERR RX-DRP RX-OVR    TX-OK TX-ERR TX-DRP TX-OVR Flg\n");
+    report_kernel_iface_header(f);
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         const struct hw_counters *c = &r->port[p].cnt;
         if (r->port[p].used)
-            fprintf(f, "eth%-3d %4d %3d %8llu %6llu %6llu %6d %8llu %6d %6d %6d %s\n", p, 1500, 0,
-                    (unsigned long long)c->gprc, (unsigned long long)(c->crcerrs + c->ruc + c->roc),
-                    (unsigned long long)c->mpc, 0, (unsigned long long)c->gptc, 0, 0, 0, "BRU");
+            report_kernel_iface_row(f, p, c->gprc, c->crcerrs + c->ruc + c->roc, c->mpc, c->gptc);
     }
 
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "CPU-handled", "timeouts");
