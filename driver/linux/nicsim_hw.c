@@ -86,9 +86,12 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             return HW_OK;
-        } else if (!strcmp(a, "--pci") && v) {
+        } else if ((!strcmp(a, "--pci") || !strcmp(a, "--mode")) && !v) {
+            fprintf(stderr, "nicsim-hw: %s needs a value (nicsim-hw --help)\n", a);
+            return HW_BAD_INPUT;
+        } else if (!strcmp(a, "--pci")) {
             pci = argv[++i];
-        } else if (!strcmp(a, "--mode") && v) {
+        } else if (!strcmp(a, "--mode")) {
             i++;
             if (!strcmp(v, "vfio"))
                 run.nic.mode = HW_MODE_VFIO;
@@ -115,8 +118,7 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
             run.idle_timeout_s = (double)x;
             i++;
         } else if (a[0] == '-') {
-            fprintf(stderr, "nicsim-hw: unknown option '%s'%s (nicsim-hw --help)\n", a,
-                    v || strcmp(a, "--pci") ? "" : ": it needs a value");
+            fprintf(stderr, "nicsim-hw: unknown option '%s' (nicsim-hw --help)\n", a);
             return HW_BAD_INPUT;
         } else if (strchr(a, '=')) {
             overrides[nov++] = argv[i];

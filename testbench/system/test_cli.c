@@ -1555,6 +1555,7 @@ static void test_hw_usage_errors(void)
         { { (char *)sc, "--pci", "8086:100f", "pktgen.size=5", NULL }, "pktgen.size: expected an integer in [64, 1518]" },
         { { (char *)sc, "--pci", "8086:100f", "pktgen.ports=1", NULL }, "uses eth1, but --pci names 1 device" },
         { { (char *)sc, "--pci", "8086:100f", "--dma-mib", "0", NULL }, "--dma-mib: expected a whole number" },
+        { { (char *)sc, "--pci", "8086:100f", "--mode", NULL }, "--mode needs a value" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         proc p;
