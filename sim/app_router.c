@@ -39,8 +39,7 @@ static int router_bring_up(sim_cpu *c)
             return -1;
         }
         rp[i].dev = &sp->dev;
-        rp[i].mac[5] = (uint8_t)(0x20 + sp->index);
-        rp[i].next_hop_mac[5] = (uint8_t)(0x30 + sp->index);
+        driver_options_router_macs(sp->index, &rp[i]);
         if (sp->router_in) {
             rc = e1000_rxq_setup(&sp->rxq, &sp->dev, &sp->ropt, NULL);
             sp->rxq_up = rc == 0;

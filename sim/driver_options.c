@@ -94,6 +94,12 @@ void driver_options_sink(const scenario *sc, struct sink_opts *o)
     o->touch = (uint8_t)scenario_bool(sc, "sink", "touch");
 }
 
+void driver_options_router_macs(int port, struct router_port *rp)
+{
+    rp->mac[5] = (uint8_t)(0x20 + port);
+    rp->next_hop_mac[5] = (uint8_t)(0x30 + port);
+}
+
 void driver_options_router(const scenario *sc, struct router_opts *o)
 {
     router_default_opts(o);

@@ -30,5 +30,8 @@ int driver_options_pktgen_port(const scenario *sc, int p);
 void driver_options_sink(const scenario *sc, struct sink_opts *o);
 /* The router's NAPI weight, TX reclaim and route cache ([router], driver.tx_clean). */
 void driver_options_router(const scenario *sc, struct router_opts *o);
+/* Router port `port`'s addresses: frames leave it from 02:00:00:00:00:(0x20 + port)
+ * to the next hop 02:00:00:00:00:(0x30 + port). */
+void driver_options_router_macs(int port, struct router_port *rp);
 
 #endif

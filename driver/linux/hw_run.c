@@ -164,8 +164,7 @@ static int router_up(struct hw_run *r, struct hw_error *e)
         rp[p].dev = &hp->dev;
         rp[p].rxq = in ? &hp->rxq : NULL;
         rp[p].txq = in ? NULL : &hp->txq;
-        rp[p].mac[5] = (uint8_t)(0x20 + p);
-        rp[p].next_hop_mac[5] = (uint8_t)(0x30 + p);
+        driver_options_router_macs(p, &rp[p]);
         if (!in)
             pairs[npairs++] = (struct router_pair){ (unsigned)p - 1, (unsigned)p };
     }
