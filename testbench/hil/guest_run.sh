@@ -2,8 +2,7 @@
 # The payload of `make hil` (/hil/run.sh in the guest, busybox sh): the sink
 # on NIC 1, then pktgen on NIC 0, both nicsim-hw in mode $HIL_MODE; the
 # router between NICs 3 and 4 fed by pktgen on NIC 2, with a sink on NIC 5;
-# then
-# nicsim-hw's refusals (no hugepages, device not found, wrong ID, device in
+# then nicsim-hw's refusals (no hugepages, device not found, wrong ID, device in
 # use by the kernel's e1000 with its interface up, and in vfio mode a DMA
 # fault and an IOMMU group that is not viable).  Exits 0 only when both
 # runs and every refusal check passed.  The host compares NIC 0's capture
@@ -16,16 +15,33 @@ NIC3=0000:00:07.0
 NIC4=0000:00:08.0
 NIC5=0000:00:09.0
 cd /hil
+
+# wait_until_up N FILE... -- PID...: until the FILEs (the receivers' stderr)
+# hold N "... up" lines, one of the PIDs has ended, or 20 s passed; then
+# 1.5 s more: QEMU's e1000 holds received frames back for about a second
+# after an RCTL write
+wait_until_up() {
+    n=$1
+    shift
+    files=
+    while [ "$1" != -- ]; do files="$files $1"; shift; done
+    shift
+    i=0
+    while [ "$(cat $files 2>/dev/null | grep -c ' up$')" -lt "$n" ] && [ $i -lt 200 ]; do
+        for pid in "$@"; do kill -0 "$pid" 2>/dev/null || break 2; done
+        sleep 0.1
+        i=$((i + 1))
+    done
+    sleep 1.5
+}
+# frames_of FILE: the frame count of a sink's report
+frames_of() {
+    grep -o 'sink on eth0: [0-9]* frames' "$1" | grep -o '[0-9]* frames' | grep -o '[0-9]*'
+}
+
 ./nicsim-hw hil-e1000-sink.ini --pci $NIC1 --mode "$HIL_MODE" --idle-timeout 30 > sink.out 2> sink.err &
 sink=$!
-# pktgen starts once the sink's RX is up, and 1.5 s later: QEMU's e1000
-# holds received frames back for about a second after an RCTL write
-i=0
-while ! grep -q "sink up" sink.err && kill -0 $sink 2>/dev/null && [ $i -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-sleep 1.5
+wait_until_up 1 sink.err -- $sink
 ./nicsim-hw hil-e1000-pktgen.ini --pci $NIC0 --mode "$HIL_MODE"
 prc=$?
 wait $sink
@@ -34,7 +50,7 @@ echo "--- sink (exit $src)"
 cat sink.err sink.out
 echo "HIL-PKTGEN-EXIT: $prc"
 echo "HIL-SINK-EXIT: $src"
-echo "HIL-SINK-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink.out | grep -o '[0-9]* frames' | grep -o '[0-9]*')"
+echo "HIL-SINK-FRAMES: $(frames_of sink.out)"
 
 # The router: pktgen on NIC 2 -> NIC 3 (router in) -> router -> NIC 4
 # (router out) -> NIC 5 (sink).  Three nicsim-hw at once; the router
@@ -43,13 +59,7 @@ echo "HIL-SINK-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink.out | grep -
 sink2=$!
 ./nicsim-hw hil-e1000-router.ini --pci $NIC3,$NIC4 --mode "$HIL_MODE" --poll --idle-timeout 30 > router.out 2> router.err &
 router=$!
-i=0
-while ! { grep -q "sink up" sink2.err && [ "$(grep -c "router up" router.err)" -eq 2 ]; } &&
-      kill -0 $sink2 2>/dev/null && kill -0 $router 2>/dev/null && [ $i -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
-sleep 1.5
+wait_until_up 3 sink2.err router.err -- $sink2 $router
 ./nicsim-hw hil-e1000-pktgen.ini --pci $NIC2 --mode "$HIL_MODE" > pktgen2.out
 p2rc=$?
 wait $router
@@ -61,7 +71,7 @@ cat router.err router.out
 echo "--- sink behind the router (exit $s2rc)"
 cat sink2.err sink2.out
 echo "HIL-ROUTER-EXIT: $rrc (pktgen $p2rc, sink $s2rc)"
-echo "HIL-ROUTED-FRAMES: $(grep -o 'sink on eth0: [0-9]* frames' sink2.out | grep -o '[0-9]* frames' | grep -o '[0-9]*')"
+echo "HIL-ROUTED-FRAMES: $(frames_of sink2.out)"
 [ $p2rc -eq 0 ] && [ $rrc -eq 0 ] && [ $s2rc -eq 0 ] || prc=1
 
 # expect_refusal NAME STATUS TEXT CMD...: nicsim-hw must exit STATUS and say TEXT
