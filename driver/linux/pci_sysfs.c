@@ -70,12 +70,14 @@ int pci_read_id(const char *bdf, uint16_t *vendor, uint16_t *device, struct hw_e
     return 0;
 }
 
-static int is_bdf(const char *s)
+/* "DDDD:BB:DD.F" or "BB:DD.F" (domain 0): 1 and the parts, else 0. */
+static int parse_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *slot, unsigned *fn)
 {
-    unsigned a, b, c, d;
     char tail;
-    return sscanf(s, "%4x:%2x:%2x.%1x%c", &a, &b, &c, &d, &tail) == 4 ||
-           sscanf(s, "%2x:%2x.%1x%c", &b, &c, &d, &tail) == 3;
+    if (sscanf(s, "%4x:%2x:%2x.%1x%c", dom, bus, slot, fn, &tail) == 4)
+        return 1;
+    *dom = 0;
+    return sscanf(s, "%2x:%2x.%1x%c", bus, slot, fn, &tail) == 3;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -160,12 +162,8 @@ static void net_devices(char *out, size_t n)
 int pci_resolve(const char *spec, char bdf[PCI_BDF_LEN], struct hw_error *e)
 {
     char seen[512];
-    if (is_bdf(spec)) {
-        unsigned dom = 0, bus, slot, fn;
-        if (sscanf(spec, "%4x:%2x:%2x.%1x", &dom, &bus, &slot, &fn) != 4) {
-            dom = 0;
-            sscanf(spec, "%2x:%2x.%1x", &bus, &slot, &fn);
-        }
+    unsigned dom, bus, slot, fn;
+    if (parse_bdf(spec, &dom, &bus, &slot, &fn)) {
         snprintf(bdf, PCI_BDF_LEN, "%04x:%02x:%02x.%x", dom, bus, slot, fn);
         char p[PATH_MAX];
         dev_path(p, sizeof p, bdf, NULL);
