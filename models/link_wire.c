@@ -1,12 +1,18 @@
 #include "link_wire.h"
 #include <math.h>
 
-void link_wire_init(link_wire *w, double gbps, link_sink *sink)
+void link_wire_to_sink(void *sink, ps_t t, const uint8_t *data, uint32_t len)
+{
+    link_sink_frame(sink, t, data, len);
+}
+
+void link_wire_init(link_wire *w, double gbps, link_wire_out out, void *out_ctx)
 {
     w->byte_ps = (ps_t)llround(8000.0 / gbps);
     w->wire_free = 0;
     w->slot_free_at = 0;
-    w->sink = sink;
+    w->out = out;
+    w->out_ctx = out_ctx;
     w->frames = w->frame_bytes = w->wire_bytes = 0;
     w->first_start = w->last_start = w->last_end = 0;
 }
@@ -32,8 +38,8 @@ ps_t link_wire_frame(link_wire *w, ps_t t, const uint8_t *data, uint32_t len, in
     w->frame_bytes += frame;
     w->wire_bytes += wire;
     /* the capture is stamped when the frame's preamble starts on the wire */
-    if (w->sink)
-        link_sink_frame(w->sink, start, data, len);
+    if (w->out)
+        w->out(w->out_ctx, start, data, len);
     return start;
 }
 

@@ -13,17 +13,24 @@
 
 enum { LINK_PREAMBLE_BYTES = 8 };
 
+/* Where a frame goes once its preamble starts on the wire at t: a capture
+ * (link_sink_frame, via link_wire_to_sink) or the SystemC module's link port. */
+typedef void (*link_wire_out)(void *ctx, ps_t t, const uint8_t *data, uint32_t len);
+
 typedef struct link_wire {
     ps_t byte_ps;           /* one byte time: 8000 ps at 1 Gb/s */
     ps_t wire_free;         /* when the next preamble may start */
     ps_t slot_free_at;      /* the staged frame starts (leaves the slot) then */
-    link_sink *sink;        /* NULL: count only */
+    link_wire_out out;      /* NULL: count only */
+    void *out_ctx;
     uint64_t frames, frame_bytes, wire_bytes;
     ps_t first_start, last_start, last_end;
 } link_wire;
 
-/* gbps: line rate; sink may be NULL. */
-void link_wire_init(link_wire *w, double gbps, link_sink *sink);
+/* gbps: line rate; out may be NULL (count only). */
+void link_wire_init(link_wire *w, double gbps, link_wire_out out, void *out_ctx);
+/* The out function that captures into a link_sink (out_ctx: the sink). */
+void link_wire_to_sink(void *sink, ps_t t, const uint8_t *data, uint32_t len);
 /* 1 if the MAC may hand over a frame at time t. */
 int link_wire_ready(const link_wire *w, ps_t t);
 /* A frame (without the FCS the MAC appends when fcs = 1) handed over at t.

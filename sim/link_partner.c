@@ -49,6 +49,11 @@ int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errl
 
 void link_partner_go(sim_port *sp, ps_t up)
 {
+    const sim_ext_devices *ext = sp->card->sys->ext;
+    if (ext) {
+        ext->partner_go(ext->ctx, sp, up);     /* the partner lives with the devices */
+        return;
+    }
     link_gen_delay(sp->gen, up);
     if (link_gen_next(sp->gen, &sp->gf))
         sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);

@@ -6,7 +6,7 @@
 
 #define TICK_PS 256000ull   /* the RTL's timers count 256 ns ticks */
 
-int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
+int nic_adapter_init(nic_adapter *a, sched *s, nic_mem_port mem, double core_mhz,
                      const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS])
 {
     memset(a, 0, sizeof *a);
@@ -180,18 +180,10 @@ static nic_cpl_beat *push_beat(nic_adapter *a, int func, uint32_t tag)
     return b;
 }
 
-/* n bytes of host memory at addr into dst; all ones on a master abort. */
-static void read_host(nic_adapter *a, uint64_t addr, uint8_t *dst, uint32_t n, int *abort_seen)
-{
-    if (host_mem_read(a->mem, addr, dst, n) != 0) {
-        memset(dst, 0xFF, n);
-        *abort_seen = 1;
-    }
-}
-
-/* One piece of a DMA read (the bus cuts reads at 4 KiB pages and MMRBC).
- * Beats are packed continuously across the pieces of a (function, tag):
- * bytes that do not fill a beat wait for the next piece, and the piece with
+/* One piece of a DMA read (the bus cuts reads at 4 KiB pages and MMRBC),
+ * read from memory as one transaction (all ones on a master abort).  Beats
+ * are packed continuously across the pieces of a (function, tag): bytes
+ * that do not fill a beat wait for the next piece, and the piece with
  * `last` set flushes them, so only a request's final beat may be short. */
 void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
                            int last, ps_t t)
@@ -200,17 +192,24 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
     uint8_t *part = a->rd_part[func][tag % NIC_TAGS];
     uint8_t *plen = &a->rd_part_len[func][tag % NIC_TAGS];
     unsigned before = a->cq_len;
-    int aborted = 0;
+    uint8_t piece[NIC_RD_PIECE_MAX];
+    if (len > sizeof piece) {
+        fprintf(stderr, "nicsim: DMA read piece of %u bytes (at most %zu)\n", len, sizeof piece);
+        abort();
+    }
+    if (a->mem.read(a->mem.ctx, addr, piece, len, t) != 0) {
+        memset(piece, 0xFF, len);
+        a->st.master_aborts++;
+    }
     uint32_t off = 0;
     while (off < len) {
         uint32_t n = NIC_RTL_BEAT - *plen;
         if (n > len - off)
             n = len - off;
         if (*plen == 0 && n == NIC_RTL_BEAT) {
-            /* a whole beat: straight from memory */
-            read_host(a, addr + off, push_beat(a, func, tag)->data, n, &aborted);
+            memcpy(push_beat(a, func, tag)->data, piece + off, n);
         } else {
-            read_host(a, addr + off, part + *plen, n, &aborted);
+            memcpy(part + *plen, piece + off, n);
             *plen = (uint8_t)(*plen + n);
             if (*plen == NIC_RTL_BEAT) {
                 memcpy(push_beat(a, func, tag)->data, part, NIC_RTL_BEAT);
@@ -225,8 +224,6 @@ void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uin
         memcpy(push_beat(a, func, tag)->data, part, NIC_RTL_BEAT);
         *plen = 0;
     }
-    if (aborted)
-        a->st.master_aborts++;
     if (last && tag == NIC_TAG_TX_DESC && a->txd_inflight[func]) {
         a->st.txd_fetch_ps[func] += t - a->txd_issue[func][0];
         a->txd_inflight[func]--;
@@ -240,9 +237,8 @@ void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t)
 {
     nic_adapter *a = ctx;
     (void)func;
-    (void)t;
     nic_dma_write *w = &a->wr[tag % NIC_WR_SLOTS];
-    if (host_mem_write(a->mem, w->addr, w->data, w->len) != 0)
+    if (a->mem.write(a->mem.ctx, w->addr, w->data, w->len, t) != 0)
         a->st.master_aborts++;
     w->used = 0;
 }
@@ -323,7 +319,7 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         if (w->got >= w->len) {
             /* all data is here: the write can go on the bus */
             uint32_t id = a->wr_next - 1;
-            nic_faults_dma_write(&a->faults, w->func, w->addr, w->data, w->len, a->mem);
+            nic_faults_dma_write(&a->faults, w->func, w->addr, w->data, w->len, &a->mem, t);
             host_bus_dma_write(&a->bus, w->func, id, w->addr, w->len, t);
             a->wr_collect = -1;
         }

@@ -12,11 +12,15 @@
 #include "../models/host_mem.h"
 #include "../models/host_bus.h"
 #include "../models/link_wire.h"
+#include "nic_mem_port.h"
 #include "nic_faults.h"
 #include "nic_misuse.h"
 
 /* NIC_WR_MAX: the RTL's longest DMA write (the RX engine cuts packet data
  * into writes of at most 2048 bytes, whatever the buffer size). */
+/* NIC_RD_PIECE_MAX: the longest piece a bus delivers a DMA read in (a 4 KiB
+ * page; PCI-X MMRBC and PCIe MRRS are at most 4096). */
+enum { NIC_RD_PIECE_MAX = 4096 };
 enum { NIC_MMIO_Q = 64, NIC_CPL_Q = 8192, NIC_WR_SLOTS = 64, NIC_WR_MAX = 2048 };
 /* Received frames waiting for the MAC, per port: at most NIC_RX_FRAMES
  * frames holding at most NIC_RX_BYTES bytes; a frame is at most
@@ -94,7 +98,7 @@ typedef struct nic_adapter {
     ps_t txd_issue[NIC_RTL_PORTS][NIC_TXD_INFLIGHT];
     unsigned txd_inflight[NIC_RTL_PORTS];
     host_bus bus;               /* the bus the card sits on */
-    host_mem *mem;
+    nic_mem_port mem;
     link_wire *links[NIC_RTL_PORTS];
     nic_rtl *rtl;
     nic_rtl_in in;
@@ -133,7 +137,7 @@ typedef struct nic_adapter {
 } nic_adapter;
 
 /* core_mhz: the RTL clock.  The links may be NULL (frames are then dropped). */
-int nic_adapter_init(nic_adapter *a, sched *s, host_mem *mem, double core_mhz,
+int nic_adapter_init(nic_adapter *a, sched *s, nic_mem_port mem, double core_mhz,
                      const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS]);
 void nic_adapter_fini(nic_adapter *a);
 /* Bus callbacks (the shape of pcix_ops); ctx is the adapter.  The owner

@@ -54,7 +54,7 @@ static uint32_t bogus_len(nic_faults *f)
 /* Corrupt one descriptor's write-back image d (16 bytes, the parts of it the
  * write carries: [lo, hi)); returns the kind injected, or -1. */
 static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi, uint64_t next_desc,
-                   host_mem *mem)
+                   const nic_mem_port *mem, ps_t t)
 {
     uint32_t sta = f->adv ? ADV_STA : LEGACY_STA, len = f->adv ? ADV_LEN : LEGACY_LEN;
     uint32_t need_lo = sta < len ? sta : len, need_hi = sta + 1 > len + 2 ? sta + 1 : len + 2;
@@ -80,11 +80,11 @@ static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi
         break;
     case NIC_FAULT_PHANTOM_DD: {
         uint8_t p[16];
-        if (host_mem_read(mem, next_desc, p, 16) != 0)
+        if (mem->read(mem->ctx, next_desc, p, 16, t) != 0)
             return -1;
         p[sta] |= 0x03;                      /* DD | EOP */
         put16(p + len, (uint32_t)(splitmix64(&f->rng) % 1600));
-        host_mem_write(mem, next_desc, p, 16);
+        mem->write(mem->ctx, next_desc, p, 16, t);
         break;
     }
     case NIC_FAULT_STALE_STATUS:
@@ -102,7 +102,8 @@ static int corrupt(nic_faults *f, int func, uint8_t *d, uint32_t lo, uint32_t hi
     return chosen;
 }
 
-void nic_faults_dma_write(nic_faults *f, int func, uint64_t addr, uint8_t *data, uint32_t len, host_mem *mem)
+void nic_faults_dma_write(nic_faults *f, int func, uint64_t addr, uint8_t *data, uint32_t len,
+                          const nic_mem_port *mem, ps_t t)
 {
     if (!f->kinds || func < 0 || func >= NIC_RTL_PORTS || !f->rdlen[func])
         return;
@@ -118,7 +119,7 @@ void nic_faults_dma_write(nic_faults *f, int func, uint64_t addr, uint8_t *data,
         uint32_t hi = desc + 16 > addr + len ? (uint32_t)(addr + len - desc) : 16;
         memcpy(d + lo, data + (desc + lo - addr), hi - lo);
         uint64_t next = desc + 16 < end ? desc + 16 : ring;
-        if (corrupt(f, func, d, lo, hi, next, mem) >= 0)
+        if (corrupt(f, func, d, lo, hi, next, mem, t) >= 0)
             memcpy(data + (desc + lo - addr), d + lo, hi - lo);
     }
 }

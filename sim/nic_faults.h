@@ -19,7 +19,7 @@
 #define NICSIM_NIC_FAULTS_H
 #include <stdint.h>
 #include "nic_rtl.h"
-#include "../models/host_mem.h"
+#include "nic_mem_port.h"
 
 enum nic_fault_kind { NIC_FAULT_BOGUS_LEN, NIC_FAULT_PHANTOM_DD, NIC_FAULT_STALE_STATUS, NIC_FAULT_KINDS };
 /* the kinds' names, as the [fault] kinds key and the JSON report spell them */
@@ -43,5 +43,6 @@ void nic_faults_mmio(nic_faults *f, int func, uint32_t off, uint32_t val);
 /* A DMA write of function func about to reach host memory: RX descriptor
  * write-backs in data[0..len) may be corrupted in place; a phantom DD is
  * written to mem directly. */
-void nic_faults_dma_write(nic_faults *f, int func, uint64_t addr, uint8_t *data, uint32_t len, host_mem *mem);
+void nic_faults_dma_write(nic_faults *f, int func, uint64_t addr, uint8_t *data, uint32_t len,
+                          const nic_mem_port *mem, ps_t t);
 #endif

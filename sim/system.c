@@ -61,6 +61,16 @@ static ps_t next_activity(const nicsim_system *sys)
     return m;
 }
 
+int system_devices_run(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, void *), void *ctx)
+{
+    return run_until(sys, t, stop, ctx);
+}
+
+ps_t system_devices_next(const nicsim_system *sys)
+{
+    return next_activity(sys);
+}
+
 /* Can CPU c act at the current device time?  A running CPU always; a
  * waiting one once what it waits for has happened or its deadline passed. */
 static int cpu_ready(nicsim_system *sys, sim_cpu *c)
@@ -139,6 +149,10 @@ static int advance_for(nicsim_system *sys, sim_cpu *self, ps_t t,
 
 void system_sync(nicsim_system *sys, sim_cpu *self, ps_t t)
 {
+    if (sys->ext) {
+        sys->ext->sync(sys->ext->ctx, self, t);
+        return;
+    }
     /* the devices must never be ahead of a CPU that looks at them */
     if (sys->s.now > t)
         sys->late_observations++;
@@ -160,8 +174,12 @@ void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
             }
             if (!step(c))
                 break;
-            if (++steps % steps_per_turn == 0)
-                coroutine_yield(&c->co);
+            if (++steps % steps_per_turn == 0) {
+                if (sys->ext)
+                    sys->ext->turn(sys->ext->ctx, c);
+                else
+                    coroutine_yield(&c->co);
+            }
         }
     }
     c->alive = 0;
@@ -268,6 +286,8 @@ static int read_done(nicsim_system *sys, void *ctx)
 uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, sim_card *card, int func, uint32_t off,
                           ps_t t_issue, ps_t *t_done)
 {
+    if (sys->ext)
+        return sys->ext->mmio_read(sys->ext->ctx, self, card->index, func, off, t_issue, t_done);
     struct read_wait w = { card, func };
     system_sync(sys, self, t_issue);
     card->rd_waiting[func] = 1;
@@ -283,8 +303,10 @@ uint32_t system_mmio_read(nicsim_system *sys, sim_cpu *self, sim_card *card, int
 
 void system_mmio_write(nicsim_system *sys, sim_card *card, int func, uint32_t off, uint32_t val, ps_t t)
 {
-    (void)sys;
-    host_bus_mmio_write(&card->hbus, func, off, val, t);
+    if (sys->ext)
+        sys->ext->mmio_write(sys->ext->ctx, card->index, func, off, val, t);
+    else
+        host_bus_mmio_write(&card->hbus, func, off, val, t);
 }
 
 struct irq_set {
@@ -305,6 +327,8 @@ static int irq_any(nicsim_system *sys, void *ctx)
 ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *const *d, int n, ps_t from,
                          ps_t deadline, int *which)
 {
+    if (sys->ext)
+        return sys->ext->irq_wait_any(sys->ext->ctx, self, d, n, from, deadline, which);
     struct irq_set set = { d, n };
     system_sync(sys, self, from);
     int seen = irq_any(sys, &set) || advance_for(sys, self, deadline, irq_any, &set);
@@ -320,21 +344,34 @@ ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *con
 /* ---------------- the bus: device-side callbacks go to the adapter, the
  * CPU-side one (a read's data reaching the CPU) to the system ---------------- */
 
-/* A device read sees the CPUs' dirty lines (they are snooped); a device
- * write invalidates every CPU's copy of the lines it covers, so the next CPU
- * read of a descriptor or a packet misses: that is what makes them costly. */
+/* The cards' DMA in the built-in harness: host memory, coherent with the
+ * CPUs' caches.  A device read sees the CPUs' dirty lines (they are
+ * snooped); a device write invalidates every CPU's copy of the lines it
+ * covers, so the next CPU read of a descriptor or a packet misses: that is
+ * what makes them costly. */
+static int snooped_read(void *ctx, uint64_t addr, void *dst, uint32_t n, ps_t t)
+{
+    nicsim_system *sys = ctx;
+    (void)t;
+    cache_dma_read(sys->caches, addr, n);
+    return host_mem_read(sys->mem, addr, dst, n);
+}
+
+static int snooped_write(void *ctx, uint64_t addr, const void *src, uint32_t n, ps_t t)
+{
+    nicsim_system *sys = ctx;
+    (void)t;
+    cache_dma_write(sys->caches, addr, n);
+    return host_mem_write(sys->mem, addr, src, n);
+}
+
 static void cb_read_data(void *ctx, int f, uint32_t tag, uint64_t a, uint32_t l, int last, ps_t t)
 {
-    sim_card *card = ctx;
-    cache_dma_read(card->sys->caches, a, l);
-    nic_adapter_read_data(&card->nic, f, tag, a, l, last, t);
+    nic_adapter_read_data(&((sim_card *)ctx)->nic, f, tag, a, l, last, t);
 }
 static void cb_write_done(void *ctx, int f, uint32_t tag, ps_t t)
 {
-    sim_card *card = ctx;
-    const nic_dma_write *w = &card->nic.wr[tag % NIC_WR_SLOTS];
-    cache_dma_write(card->sys->caches, w->addr, w->len);
-    nic_adapter_write_done(&card->nic, f, tag, t);
+    nic_adapter_write_done(&((sim_card *)ctx)->nic, f, tag, t);
 }
 static void cb_mmio_write(void *ctx, int f, uint32_t off, uint32_t val, ps_t t)
 {
@@ -456,14 +493,22 @@ static int port_driven(const nicsim_system *sys, int p)
     return sys->port[p].pktgen_on;
 }
 
-/* One card: its bus segment and its RTL, the links of its two ports. */
-static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
+/* Card i's identity: what a system whose devices live elsewhere knows of it. */
+static void card_name(nicsim_system *sys, int i)
 {
-    const scenario *sc = sys->sc;
     sim_card *card = &sys->card[i];
     card->sys = sys;
     card->index = i;
-    card->model = strcmp(scenario_str(sc, "nic", "model"), "82599") == 0 ? NIC_RTL_82599 : NIC_RTL_82546;
+    card->model = strcmp(scenario_str(sys->sc, "nic", "model"), "82599") == 0 ? NIC_RTL_82599 : NIC_RTL_82546;
+}
+
+/* One card: its bus segment and its RTL on the links of its two ports, its
+ * DMA to mem. */
+static int card_build(nicsim_system *sys, int i, nic_mem_port mem, char *err, size_t errlen)
+{
+    const scenario *sc = sys->sc;
+    sim_card *card = &sys->card[i];
+    card_name(sys, i);
     pcix_params bp;
     bus_params_from(sc, i, &bp);
     /* the 82546's STATUS reports the bus the card sits on; the 82599's EEPROM
@@ -489,7 +534,7 @@ static int card_build(nicsim_system *sys, int i, char *err, size_t errlen)
         }
     }
     link_wire *wires[NIC_RTL_PORTS] = { &sys->port[2 * i].wire, &sys->port[2 * i + 1].wire };
-    if (nic_adapter_init(&card->nic, &sys->s, sys->mem, scenario_double(sc, "nic", "core_mhz"),
+    if (nic_adapter_init(&card->nic, &sys->s, mem, scenario_double(sc, "nic", "core_mhz"),
                          &straps, wires)) {
         snprintf(err, errlen, "cannot create the RTL model");
         return -1;
@@ -532,16 +577,24 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     driver_options_pktgen(sc, sp->index, &sp->po);
 }
 
-int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)
+/* The halves of a system: the CPUs with host memory and the apps, and the
+ * devices (cards, wires). */
+enum { BUILD_CPUS = 1, BUILD_DEVICES = 2 };
+
+static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_device_io *io,
+                 const sim_ext_devices *ext, char *err, size_t errlen)
 {
     memset(sys, 0, sizeof *sys);
     sys->sc = sc;
+    sys->ext = ext;
     sched_init(&sys->s);
     sys->max_sim = scenario_uint(sc, "system", "max_sim_us") * PS_PER_US;
-    sys->mem = host_mem_new(HOST_MEM_BASE);
-    if (!sys->mem) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    if (parts & BUILD_CPUS) {
+        sys->mem = host_mem_new(HOST_MEM_BASE);
+        if (!sys->mem) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
     }
     sys->ncards = (int)scenario_uint(sc, "system", "cards");
     sys->nports = 2 * sys->ncards;
@@ -568,19 +621,31 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         int transmits = router ? p % 2 == 1 : sp->pktgen_on;
-        if (transmits && pcap[0]) {
+        if (transmits && pcap[0] && (parts & BUILD_CPUS)) {
             if (pcap_path_for(pcap, p, ntx, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
                 return -1;
-            sp->sink = link_sink_new(sp->pcap_path, err, errlen);
-            if (!sp->sink)
-                return -1;
+            if (parts & BUILD_DEVICES) {
+                sp->sink = link_sink_new(sp->pcap_path, err, errlen);
+                if (!sp->sink)
+                    return -1;
+            }
         }
-        link_wire_init(&sp->wire, scenario_double(sc, "link", "gbps"), sp->sink);
+        double gbps = scenario_double(sc, "link", "gbps");
+        if (!(parts & BUILD_CPUS))
+            link_wire_init(&sp->wire, gbps, io->out, io->out_ctx[p]);
+        else
+            link_wire_init(&sp->wire, gbps, sp->sink ? link_wire_to_sink : NULL, sp->sink);
     }
 
-    for (int i = 0; i < sys->ncards; i++)
-        if (card_build(sys, i, err, errlen) != 0)
+    nic_mem_port snooped = { .ctx = sys, .read = snooped_read, .write = snooped_write };
+    for (int i = 0; i < sys->ncards; i++) {
+        if (!(parts & BUILD_DEVICES))
+            card_name(sys, i);
+        else if (card_build(sys, i, parts & BUILD_CPUS ? snooped : io->mem, err, errlen) != 0)
             return -1;
+    }
+    if (!(parts & BUILD_CPUS))
+        return 0;
 
     cpu_profile prof;
     profile_from(sc, &prof);
@@ -613,6 +678,23 @@ int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errle
     return 0;
 }
 
+int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)
+{
+    return build(sys, sc, BUILD_CPUS | BUILD_DEVICES, NULL, NULL, err, errlen);
+}
+
+int system_build_cpus(nicsim_system *sys, const scenario *sc, const sim_ext_devices *ext, char *err,
+                      size_t errlen)
+{
+    return build(sys, sc, BUILD_CPUS, NULL, ext, err, errlen);
+}
+
+int system_build_devices(nicsim_system *sys, const scenario *sc, const sim_device_io *io, char *err,
+                         size_t errlen)
+{
+    return build(sys, sc, BUILD_DEVICES, io, NULL, err, errlen);
+}
+
 sim_cpu *system_cpu_new(nicsim_system *sys, const cpu_profile *prof)
 {
     sim_cpu *c = &sys->cpu[sys->ncpus];
@@ -630,12 +712,20 @@ void system_port_attach(sim_cpu *c, sim_port *sp)
 
 int system_cpu_start(sim_cpu *c, void (*fn)(void *), char *err, size_t errlen)
 {
+    c->app = fn;
+    if (c->nports && c->ports[0]->pd.sys->ext)
+        return 0;           /* its app runs in the caller's thread (system_cpu_app) */
     if (coroutine_init(&c->co, fn, c, CPU_STACK_BYTES) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     c->co_up = 1;
     return 0;
+}
+
+void system_cpu_app(sim_cpu *c)
+{
+    c->app(c);
 }
 
 /* ---------------- running ---------------- */
@@ -703,11 +793,8 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
         progress(sys, w0, &last, &shown);
         coroutine_resume(&next->co);
     }
-    for (int p = 0; p < sys->nports; p++)
-        if (sys->port[p].err[0]) {
-            snprintf(err, errlen, "%s", sys->port[p].err);
-            return -1;
-        }
+    if (system_app_error(sys, err, errlen) != 0)
+        return -1;
     /* let the NIC and the wire finish what they hold: run until nothing is
      * left to happen (bounded by max_sim_us) */
     ps_t end = sys->s.now;
@@ -732,8 +819,22 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
     if (shown)
         fputc('\n', stderr);
 
-    /* read the statistics registers as e1000_update_stats does (after the run) */
-    ps_t t = end;
+    system_read_counters(sys, end);
+    return 0;
+}
+
+int system_app_error(const nicsim_system *sys, char *err, size_t errlen)
+{
+    for (int p = 0; p < sys->nports; p++)
+        if (sys->port[p].err[0]) {
+            snprintf(err, errlen, "%s", sys->port[p].err);
+            return -1;
+        }
+    return 0;
+}
+
+void system_read_counters(nicsim_system *sys, ps_t t)
+{
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         sp->gptc = read_stat(sys, sp, E1000_GPTC, &t);
@@ -756,7 +857,6 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
                 if (sc->ports[i] == sp)
                     sp->irqs_handled = sc->router->napi.port_stats[i].irqs;
     }
-    return 0;
 }
 
 int system_complete(const nicsim_system *sys, char *why, size_t n)

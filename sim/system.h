@@ -49,6 +49,7 @@ typedef struct sim_cpu {
     coroutine co;
     int co_up;
     int alive;                  /* its app has not finished */
+    void (*app)(void *);        /* what runs in its coroutine (system_cpu_start) */
     /* while it waits for device state (an interrupt, a read's data): */
     int blocked;
     int (*cond)(struct nicsim_system *, void *);   /* what it waits for */
@@ -133,8 +134,36 @@ typedef struct sim_port {
     uint64_t irqs_handled;
 } sim_port;
 
+/* A system whose devices live elsewhere: the CPUs' device accesses go to
+ * these functions instead of built-in cards (the SystemC testbench, where
+ * the NIC is a TLM module: sim/systemc/).  Each takes the same arguments as
+ * the system_* function it stands in for; card is the card's index. */
+typedef struct sim_ext_devices {
+    void *ctx;
+    void (*sync)(void *ctx, sim_cpu *self, ps_t t);
+    uint32_t (*mmio_read)(void *ctx, sim_cpu *self, int card, int func, uint32_t off, ps_t t_issue,
+                          ps_t *t_done);
+    void (*mmio_write)(void *ctx, int card, int func, uint32_t off, uint32_t val, ps_t t);
+    ps_t (*irq_wait_any)(void *ctx, sim_cpu *self, struct plat_dev *const *d, int n, ps_t from,
+                         ps_t deadline, int *which);
+    /* the link partner of port sp starts sending (link_partner_go) */
+    void (*partner_go)(void *ctx, struct sim_port *sp, ps_t up);
+    /* the app of self has done steps_per_turn steps (where the built-in
+     * harness hands control to its scheduler) */
+    void (*turn)(void *ctx, sim_cpu *self);
+} sim_ext_devices;
+
+/* What the cards of a devices-only system (system_build_devices) are
+ * connected to: their DMA, and per port what leaves the wire. */
+typedef struct sim_device_io {
+    nic_mem_port mem;
+    link_wire_out out;
+    void *out_ctx[SYS_MAX_PORTS];
+} sim_device_io;
+
 typedef struct nicsim_system {
     const scenario *sc;
+    const sim_ext_devices *ext; /* devices elsewhere (system_build_cpus), else NULL */
     sched s;
     host_mem *mem;
     sim_card card[SYS_MAX_CARDS];
@@ -173,8 +202,29 @@ void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
 /* Build everything the scenario describes; each CPU brings its driver up
  * when the run starts.  Returns 0, or -1 with a message in err. */
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen);
+/* The CPU half of system_build: host memory, caches, the apps and their
+ * ports, every device access going to ext (cards get their model only,
+ * links no capture; the pcap paths are worked out).  Run each CPU's app
+ * with system_cpu_app.  0, or -1 with a message. */
+int system_build_cpus(nicsim_system *sys, const scenario *sc, const sim_ext_devices *ext, char *err,
+                      size_t errlen);
+/* The device half: the cards (RTL, adapter, bus model) and the ports'
+ * wires, connected to io; no CPU, no host memory, no capture.  Advance it
+ * with system_sync(sys, NULL, t) and system_devices_run. */
+int system_build_devices(nicsim_system *sys, const scenario *sc, const sim_device_io *io, char *err,
+                         size_t errlen);
+/* Devices only: run events and RTL edges up to t, or until stop(sys, ctx)
+ * holds after one (then returns 1); and when they next have something to do. */
+int system_devices_run(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, void *), void *ctx);
+ps_t system_devices_next(const nicsim_system *sys);
+/* Run CPU c's app in the caller's thread (system_build_cpus). */
+void system_cpu_app(sim_cpu *c);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);
+/* The first port's error from bringing up an app: 0, or -1 with it in err. */
+int system_app_error(const nicsim_system *sys, char *err, size_t errlen);
+/* Read the ports' statistics registers as e1000_update_stats does, from t on. */
+void system_read_counters(nicsim_system *sys, ps_t t);
 /* 1 if every app did all it was asked (pktgen: count sent and reclaimed, or
  * its duration run out) and the run was not cut short; otherwise 0 and a
  * line saying why in why. */

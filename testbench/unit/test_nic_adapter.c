@@ -132,11 +132,11 @@ static void tsys_init(tsys *t, const char *pcap0)
     }
     link_wire *w[NIC_RTL_PORTS];
     for (int p = 0; p < NIC_RTL_PORTS; p++) {
-        link_wire_init(&t->wire[p], 1.0, p == 0 ? t->sink : NULL);
+        link_wire_init(&t->wire[p], 1.0, p == 0 ? link_wire_to_sink : NULL, t->sink);
         w[p] = &t->wire[p];
     }
     nic_rtl_straps st = { .link_up = 3, .pcix_mode = 1, .pcix_speed = 2, .bus64 = 1, .pci66 = 0 };
-    CU_ASSERT_EQUAL_FATAL(nic_adapter_init(&t->a, &t->s, t->mem, 125.0, &st, w), 0);
+    CU_ASSERT_EQUAL_FATAL(nic_adapter_init(&t->a, &t->s, nic_mem_port_host(t->mem), 125.0, &st, w), 0);
     t->bus.s = &t->s;
     t->bus.a = &t->a;
     t->bus.latency = 600 * PS_PER_NS;
