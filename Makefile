@@ -25,7 +25,7 @@ LDLIBS := -lpcap -linih -lcjson -lm
 TEST_LDLIBS := -lcunit $(LDLIBS)
 
 # Debian packages the build and tests need (see README "Dependencies").
-DEB_PKGS := build-essential verilator libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys
+DEB_PKGS := build-essential verilator libsystemc-dev libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys
 DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
 # ---- sources --------------------------------------------------------------
@@ -72,9 +72,9 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
+.PHONY: all systemc deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
         hil hil-if-installable
-all: $(BUILD)/nicsim $(BUILD)/nicsim-hw
+all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc
 
 deps:
 	@if [ -n "$(strip $(DEB_CHECK))" ]; then \
@@ -130,6 +130,20 @@ $(NICSIM_LIB): $(LIB_OBJS)
 
 $(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ $(LDLIBS)
+
+# nicsim-systemc: the NIC as a SystemC TLM-2.0 module (sim/systemc) in its
+# testbench (testbench/systemc), the driver core on an initiator thread.
+SC_C_SRCS := sim/systemc/nic_engine.c testbench/systemc/tb_cpus.c
+SC_CXX_SRCS := sim/systemc/nicsim_nic.cpp testbench/systemc/sc_main.cpp
+SC_OBJS := $(SC_C_SRCS:%.c=$(BUILD)/obj/%.o) $(SC_CXX_SRCS:%.cpp=$(BUILD)/obj/%.o)
+SC_CXXFLAGS := -std=gnu++17 -Wall -Wextra -g $(OPT) $(SAN) $(LTO) -MMD -MP
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SC_CXXFLAGS) -c $< -o $@
+$(BUILD)/nicsim-systemc: $(SC_OBJS) $(NICSIM_LIB) $(RTL_LIB)
+	$(CXX) $(SAN) $(LTO) -o $@ $^ -lsystemc $(LDLIBS)
+systemc: deps
+	$(MAKE) $(BUILD)/nicsim-systemc
 
 # nicsim-hw: the same driver core and apps on physical NICs through the
 # Linux user-space backend (driver/linux), with the simulator's scenario

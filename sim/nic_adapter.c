@@ -426,8 +426,13 @@ void nic_adapter_edge(nic_adapter *a)
             any = 1;
         }
     for (int f = 0; f < NIC_RTL_PORTS; f++) {
-        if ((a->out.irq >> f & 1) && !(irq_before >> f & 1))
-            a->st.irq_asserts[f]++;
+        int level = a->out.irq >> f & 1;
+        if (level != (irq_before >> f & 1)) {
+            if (level)
+                a->st.irq_asserts[f]++;
+            if (a->irq_changed)
+                a->irq_changed(a->irq_ctx, f, level, t);
+        }
         if (!(in->func_en >> f & 1))
             continue;
         if (!(a->out.func_idle >> f & 1) || a->fn_inputs[f] || (a->fn_hold >> f & 1)) {

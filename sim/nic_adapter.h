@@ -132,6 +132,10 @@ typedef struct nic_adapter {
     uint8_t *frame[NIC_RTL_PORTS];      /* NIC_FRAME_MAX bytes each: the frame being sent */
     uint32_t frame_len[NIC_RTL_PORTS];
     nic_adapter_stats st;
+    /* told of every change of an interrupt line, at the edge that makes it
+     * (NULL: nobody; the C harness looks at the lines when a CPU waits) */
+    void (*irq_changed)(void *ctx, int f, int level, ps_t t);
+    void *irq_ctx;
     nic_faults faults;                  /* faulty-device mode (off unless set up) */
     nic_misuse misuse;                  /* the driver's programming errors, counted */
 } nic_adapter;

@@ -349,20 +349,28 @@ ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *con
  * snooped); a device write invalidates every CPU's copy of the lines it
  * covers, so the next CPU read of a descriptor or a packet misses: that is
  * what makes them costly. */
-static int snooped_read(void *ctx, uint64_t addr, void *dst, uint32_t n, ps_t t)
+int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n)
 {
-    nicsim_system *sys = ctx;
-    (void)t;
     cache_dma_read(sys->caches, addr, n);
     return host_mem_read(sys->mem, addr, dst, n);
 }
 
-static int snooped_write(void *ctx, uint64_t addr, const void *src, uint32_t n, ps_t t)
+int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n)
 {
-    nicsim_system *sys = ctx;
-    (void)t;
     cache_dma_write(sys->caches, addr, n);
     return host_mem_write(sys->mem, addr, src, n);
+}
+
+static int snooped_read(void *ctx, uint64_t addr, void *dst, uint32_t n, ps_t t)
+{
+    (void)t;
+    return system_dma_read(ctx, addr, dst, n);
+}
+
+static int snooped_write(void *ctx, uint64_t addr, const void *src, uint32_t n, ps_t t)
+{
+    (void)t;
+    return system_dma_write(ctx, addr, src, n);
 }
 
 static void cb_read_data(void *ctx, int f, uint32_t tag, uint64_t a, uint32_t l, int last, ps_t t)
@@ -577,6 +585,13 @@ static void pktgen_port_options(const scenario *sc, sim_port *sp)
     driver_options_pktgen(sc, sp->index, &sp->po);
 }
 
+/* An interrupt line of a devices-only system's card changed. */
+static void card_irq_changed(void *ctx, int f, int level, ps_t t)
+{
+    sim_card *card = ctx;
+    card->sys->io.irq(card->sys->io.irq_ctx, 2 * card->index + f, level, t);
+}
+
 /* The halves of a system: the CPUs with host memory and the apps, and the
  * devices (cards, wires). */
 enum { BUILD_CPUS = 1, BUILD_DEVICES = 2 };
@@ -638,11 +653,17 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
     }
 
     nic_mem_port snooped = { .ctx = sys, .read = snooped_read, .write = snooped_write };
+    if (io)
+        sys->io = *io;
     for (int i = 0; i < sys->ncards; i++) {
         if (!(parts & BUILD_DEVICES))
             card_name(sys, i);
         else if (card_build(sys, i, parts & BUILD_CPUS ? snooped : io->mem, err, errlen) != 0)
             return -1;
+        if (io && io->irq) {
+            sys->card[i].nic.irq_changed = card_irq_changed;
+            sys->card[i].nic.irq_ctx = &sys->card[i];
+        }
     }
     if (!(parts & BUILD_CPUS))
         return 0;

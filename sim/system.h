@@ -159,11 +159,15 @@ typedef struct sim_device_io {
     nic_mem_port mem;
     link_wire_out out;
     void *out_ctx[SYS_MAX_PORTS];
+    /* every change of port p's interrupt line (function p % 2 of card p / 2) */
+    void (*irq)(void *ctx, int port, int level, ps_t t);
+    void *irq_ctx;
 } sim_device_io;
 
 typedef struct nicsim_system {
     const scenario *sc;
     const sim_ext_devices *ext; /* devices elsewhere (system_build_cpus), else NULL */
+    sim_device_io io;           /* what the devices connect to (system_build_devices) */
     sched s;
     host_mem *mem;
     sim_card card[SYS_MAX_CARDS];
@@ -217,6 +221,10 @@ int system_build_devices(nicsim_system *sys, const scenario *sc, const sim_devic
  * holds after one (then returns 1); and when they next have something to do. */
 int system_devices_run(nicsim_system *sys, ps_t t, int (*stop)(nicsim_system *, void *), void *ctx);
 ps_t system_devices_next(const nicsim_system *sys);
+/* DMA into the host memory of a system with CPUs, coherent with their
+ * caches (what a card of system_build does): 0, or -1 outside memory. */
+int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n);
+int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n);
 /* Run CPU c's app in the caller's thread (system_build_cpus). */
 void system_cpu_app(sim_cpu *c);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters. */
