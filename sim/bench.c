@@ -3,6 +3,7 @@
  * process so that its peak RSS is its own. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,68 @@ typedef struct bench_item {
     char scenario[512];
     char *ov[BENCH_MAX_ARGS];
     int n_ov;
+    int systemc;                /* run by nicsim-systemc (the TLM-2.0 module) */
     char storage[4096];
 } bench_item;
+
+/* The SystemC testbench's run of b, from inside a bench child: it runs
+ * nicsim-systemc (built beside this binary) and reads its JSON into r.
+ * Exits the child on failure. */
+static void systemc_child(const bench_item *b, double r[3])
+{
+    char bin[4096], json[] = "/tmp/nicsim_bench_XXXXXX";
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    char *slash = n > 0 ? memrchr(bin, '/', (size_t)n) : NULL;
+    int fd = mkstemp(json);
+    if (!slash || fd < 0) {
+        fprintf(stderr, "nicsim: bench %s: cannot find nicsim-systemc or make a temporary file\n", b->name);
+        _exit(EXIT_RUN_FAILED);
+    }
+    close(fd);
+    strcpy(slash + 1, "nicsim-systemc");
+    char *argv[BENCH_MAX_ARGS + 6];
+    int a = 0;
+    argv[a++] = bin;
+    argv[a++] = (char *)b->scenario;
+    for (int i = 0; i < b->n_ov; i++)
+        argv[a++] = b->ov[i];
+    argv[a++] = "--json";
+    argv[a++] = json;
+    argv[a] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+            _exit(126);
+        execv(bin, argv);
+        fprintf(stderr, "nicsim: bench %s: cannot run %s: %s\n", b->name, bin, strerror(errno));
+        _exit(127);
+    }
+    int status;
+    FILE *f = NULL;
+    cJSON *j = NULL;
+    char text[16384];
+    size_t len = 0;
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+        (f = fopen(json, "r")) != NULL) {
+        len = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[len] = 0;
+        j = cJSON_Parse(text);
+    }
+    unlink(json);
+    const cJSON *pk = cJSON_GetObjectItemCaseSensitive(j, "sim_packets");
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "sim_time_ps");
+    const cJSON *wall = cJSON_GetObjectItemCaseSensitive(j, "wall_seconds");
+    if (!cJSON_IsNumber(pk) || !cJSON_IsNumber(ps) || !cJSON_IsNumber(wall)) {
+        fprintf(stderr, "nicsim: bench %s: nicsim-systemc failed or wrote no result\n", b->name);
+        _exit(EXIT_RUN_FAILED);
+    }
+    r[0] = pk->valuedouble;
+    r[1] = ps->valuedouble / 1e12;
+    r[2] = wall->valuedouble;
+    cJSON_Delete(j);
+}
 
 /* One run of a benchmark in a child process: res = simulated packets,
  * simulated seconds, wall seconds; *rss_mb its peak resident memory.  0 ok. */
@@ -41,6 +102,11 @@ static int bench_child(const bench_item *b, double res[3], double *rss_mb)
     }
     if (pid == 0) {
         close(fds[0]);
+        if (b->systemc) {
+            double r[3];
+            systemc_child(b, r);
+            _exit(write(fds[1], r, sizeof r) == (ssize_t)sizeof r ? 0 : EXIT_RUN_FAILED);
+        }
         scenario *s2 = cli_load(b->scenario, b->n_ov, (char **)b->ov, err, sizeof err);
         nicsim_system sys;
         if (!s2 || cli_simulate(&sys, s2, err, sizeof err) != 0) {
@@ -123,11 +189,39 @@ static int bench_one(const bench_item *b, int repeat, cJSON *rows)
     cJSON_AddNumberToObject(row, "sim_packets_per_s_max", best);
     cJSON_AddNumberToObject(row, "slowdown", slowdown);
     cJSON_AddNumberToObject(row, "peak_rss_mb", rss_mb);
+    cJSON_AddStringToObject(row, "engine", b->systemc ? "systemc" : "c");
     cJSON_AddItemToArray(rows, row);
     return 0;
 }
 
-/* Parse "NAME SCENARIO [key=value ...]"; 1 = an item, 0 = blank/comment, -1 = error. */
+/* A SystemC row beside the C harness's row of the same scenario and
+ * overrides: their rates' ratio (issue 7: within 20 %). */
+static void compare_engines(const bench_item *items, int ni, cJSON *rows)
+{
+    for (int i = 0; i < ni; i++) {
+        if (!items[i].systemc)
+            continue;
+        for (int k = 0; k < ni; k++) {
+            if (items[k].systemc || strcmp(items[k].scenario, items[i].scenario) || items[k].n_ov != items[i].n_ov)
+                continue;
+            int same = 1;
+            for (int o = 0; o < items[i].n_ov; o++)
+                same &= !strcmp(items[k].ov[o], items[i].ov[o]);
+            if (!same)
+                continue;
+            cJSON *ri = cJSON_GetArrayItem(rows, i), *rk = cJSON_GetArrayItem(rows, k);
+            double si = cJSON_GetObjectItem(ri, "sim_packets_per_s")->valuedouble;
+            double sk = cJSON_GetObjectItem(rk, "sim_packets_per_s")->valuedouble;
+            double ratio = sk > 0 ? si / sk : 0;
+            printf("%-24s %.2f x the C harness's rate (%s)\n", items[i].name, ratio, items[k].name);
+            cJSON_AddNumberToObject(ri, "c_harness_ratio", ratio);
+            cJSON_AddStringToObject(ri, "c_harness_row", items[k].name);
+            break;
+        }
+    }
+}
+
+/* Parse "NAME SCENARIO [key=value ...] [--systemc]"; 1 = an item, 0 = blank/comment, -1 = error. */
 static int parse_line(const char *line, bench_item *b, char *err, size_t n)
 {
     memset(b, 0, sizeof *b);
@@ -154,6 +248,10 @@ static int parse_line(const char *line, bench_item *b, char *err, size_t n)
     snprintf(b->name, sizeof b->name, "%s", words[0]);
     snprintf(b->scenario, sizeof b->scenario, "%s", words[1]);
     for (int i = 2; i < nw; i++) {
+        if (!strcmp(words[i], "--systemc")) {
+            b->systemc = 1;
+            continue;
+        }
         if (!strchr(words[i], '=')) {
             snprintf(err, n, "expected key=value, got '%s'", words[i]);
             return -1;
@@ -200,6 +298,8 @@ int cmd_bench(const cli *c)
         fclose(f);
         for (int i = 0; rc == 0 && i < ni; i++)
             rc = bench_one(&items[i], c->repeat, rows);
+        if (rc == 0)
+            compare_engines(items, ni, rows);
         free(items);
     } else {
         bench_item b;

@@ -912,12 +912,11 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
     return 1;
 }
 
-int system_free(nicsim_system *sys, char *err, size_t errlen)
+void system_drivers_down(nicsim_system *sys)
 {
-    int rc = 0;
-    for (int i = 0; i < sys->ncpus; i++)
-        if (sys->cpu[i].co_up)
-            coroutine_free(&sys->cpu[i].co);
+    if (sys->drivers_down)
+        return;
+    sys->drivers_down = 1;
     app_router_free(sys);
     app_sink_free(sys);
     for (int p = 0; p < sys->nports; p++) {
@@ -928,6 +927,18 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             e1000_txq_teardown(&sp->txq, NULL, NULL);
         if (sp->ixtxq_up)
             ixgbe_txq_teardown(&sp->ixtxq, NULL, NULL);
+    }
+}
+
+int system_free(nicsim_system *sys, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int i = 0; i < sys->ncpus; i++)
+        if (sys->cpu[i].co_up)
+            coroutine_free(&sys->cpu[i].co);
+    system_drivers_down(sys);
+    for (int p = 0; p < sys->nports; p++) {
+        sim_port *sp = &sys->port[p];
         if (sp->sink) {
             if (link_sink_close(sp->sink) != 0 && rc == 0) {
                 snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));

@@ -181,6 +181,7 @@ typedef struct nicsim_system {
     ps_t end_time;             /* when the last app finished */
     double wall_seconds;
     int stopped_early;         /* max_sim_us reached */
+    int drivers_down;           /* system_drivers_down has run */
     uint64_t late_observations; /* a CPU looked at device state from its future
                                    (an ordering bug; 0 in a correct run) */
 } nicsim_system;
@@ -237,6 +238,9 @@ void system_read_counters(nicsim_system *sys, ps_t t);
  * its duration run out) and the run was not cut short; otherwise 0 and a
  * line saying why in why. */
 int system_complete(const nicsim_system *sys, char *why, size_t n);
+/* Take the apps and the drivers' queues down (the drivers' MMIO included);
+ * system_free does it when not done before. */
+void system_drivers_down(nicsim_system *sys);
 /* Close the captures (0 = every pcap completed) and free everything. */
 int system_free(nicsim_system *sys, char *err, size_t errlen);
 

@@ -143,9 +143,9 @@ void nicsim_nic::eth_rx_b_transport(int p, tlm::tlm_generic_payload &tr, sc_time
     tr.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-int nicsim_nic::dma_access(tlm::tlm_command cmd, uint64_t addr, void *data, uint32_t n, ps_t t)
+// A transaction the device starts, on a reused payload.
+static void prepare(tlm::tlm_generic_payload &tr, tlm::tlm_command cmd, uint64_t addr, void *data, uint32_t n)
 {
-    tlm::tlm_generic_payload tr;
     tr.set_command(cmd);
     tr.set_address(addr);
     tr.set_data_ptr(static_cast<unsigned char *>(data));
@@ -154,9 +154,14 @@ int nicsim_nic::dma_access(tlm::tlm_command cmd, uint64_t addr, void *data, uint
     tr.set_byte_enable_ptr(nullptr);
     tr.set_dmi_allowed(false);
     tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+int nicsim_nic::dma_access(tlm::tlm_command cmd, uint64_t addr, void *data, uint32_t n, ps_t t)
+{
+    prepare(dma_tr_, cmd, addr, data, n);
     sc_time delay = ps_time(t - now_ps());
-    dma->b_transport(tr, delay);
-    return tr.get_response_status() == tlm::TLM_OK_RESPONSE ? 0 : -1;
+    dma->b_transport(dma_tr_, delay);
+    return dma_tr_.get_response_status() == tlm::TLM_OK_RESPONSE ? 0 : -1;
 }
 
 int nicsim_nic::io_dma_read(void *ctx, uint64_t addr, void *dst, uint32_t n, ps_t t)
@@ -172,16 +177,9 @@ int nicsim_nic::io_dma_write(void *ctx, uint64_t addr, const void *src, uint32_t
 void nicsim_nic::io_frame_out(void *ctx, int port, ps_t t, const uint8_t *data, uint32_t len)
 {
     nicsim_nic *m = static_cast<nicsim_nic *>(ctx);
-    tlm::tlm_generic_payload tr;
-    tr.set_command(tlm::TLM_WRITE_COMMAND);
-    tr.set_address(0);
-    tr.set_data_ptr(const_cast<unsigned char *>(data));
-    tr.set_data_length(len);
-    tr.set_streaming_width(len);
-    tr.set_byte_enable_ptr(nullptr);
-    tr.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    prepare(m->tx_tr_, tlm::TLM_WRITE_COMMAND, 0, const_cast<uint8_t *>(data), len);
     sc_time delay = ps_time(t - now_ps());
-    m->eth_tx[port]->b_transport(tr, delay);
+    m->eth_tx[port]->b_transport(m->tx_tr_, delay);
 }
 
 void nicsim_nic::io_irq(void *ctx, int port, int level, ps_t t)

@@ -72,6 +72,9 @@ private:
     nic_engine *engine_ = nullptr;
     std::deque<irq_change> changes_;    // recorded by the device, not yet driven
     sc_core::sc_event work_;            // the device got work outside its thread
+    // one payload per kind of transaction the device starts, reused (a
+    // payload's construction allocates its extension array)
+    tlm::tlm_generic_payload dma_tr_, tx_tr_;
 
     void engine_thread();
     void bar0_b_transport(int f, tlm::tlm_generic_payload &tr, sc_core::sc_time &delay);

@@ -19,6 +19,9 @@
  *   CliKeys      `nicsim keys` lists every section the example scenario uses
  *   HwCli        nicsim-hw (nicsim-hw beside nicsim): --help, usage errors (exit 2),
  *                not root and device not found (exit 3); the NIC side is `make hil`
+ *   SystemC      nicsim-systemc (the TLM-2.0 module in its testbench): pcaps, NIC
+ *                counters and end time equal the C harness's for pktgen and sink on
+ *                both NICs and for quanta from 1 ns to 1 ms; usage errors (exit 2)
  */
 #include "../unit/gtest_cunit.h"
 
@@ -316,15 +319,28 @@ static void run_argv(proc *p, const char *cwd, char *const *args)
     run_bin_argv(p, nicsim_bin(), cwd, args);
 }
 
-/* nicsim-hw, built beside nicsim. */
+/* A binary `make all` builds beside nicsim (nicsim-hw, nicsim-systemc);
+ * the name is kept in one of two buffers. */
+static const char *sibling_bin(const char *name)
+{
+    static char bins[2][PATH_MAX];
+    static int next;
+    char *b = bins[next++ % 2];
+    snprintf(b, PATH_MAX, "%s", nicsim_bin());
+    char *slash = strrchr(b, '/');
+    snprintf(slash + 1, PATH_MAX - (size_t)(slash + 1 - b), "%s", name);
+    REQUIRE(access(b, X_OK) == 0, "%s: not built (make all builds it beside nicsim)", b);
+    return b;
+}
+
 static const char *nicsim_hw_bin(void)
 {
-    static char hw[PATH_MAX];
-    snprintf(hw, sizeof hw, "%s", nicsim_bin());
-    char *slash = strrchr(hw, '/');
-    snprintf(slash + 1, sizeof hw - (size_t)(slash + 1 - hw), "nicsim-hw");
-    REQUIRE(access(hw, X_OK) == 0, "%s: not built (make all builds it beside nicsim)", hw);
-    return hw;
+    return sibling_bin("nicsim-hw");
+}
+
+static const char *nicsim_systemc_bin(void)
+{
+    return sibling_bin("nicsim-systemc");
 }
 
 #define RUN(p, ...) do { char *a_[] = { __VA_ARGS__, NULL }; run_argv((p), NULL, a_); } while (0)
@@ -1614,6 +1630,142 @@ static void test_hw_device_not_found(void)
     proc_free(&p);
 }
 
+/* ---- nicsim-systemc: the TLM-2.0 module against the C harness ----------- */
+
+/* The same scenario through build/nicsim and through the SystemC testbench
+ * (with --quantum-ns quantum unless NULL): both succeed; the pcaps (when
+ * `pcap`) are byte-identical; every counter the testbench reports per port,
+ * and the end of the run, equal the C harness's; no late observation.
+ * *traffic gets the frames the NIC sent plus those it received, so that the
+ * caller can check the run was not empty. */
+static void same_as_harness(const char *scenario, char *const *ov, int nov, int pcap, const char *quantum,
+                            double *traffic)
+{
+    const char *dir = make_tmpdir();
+    char *json[2] = { path_in(dir, "c.json"), path_in(dir, "s.json") };
+    char *cap[2] = { path_in(dir, "c.pcap"), path_in(dir, "s.pcap") };
+    for (int k = 0; k < 2; k++) {
+        char capture[PATH_MAX + 16];
+        snprintf(capture, sizeof capture, "capture.pcap=%s", cap[k]);
+        char *args[24];
+        int n = 0;
+        if (k == 0)
+            args[n++] = "run";
+        args[n++] = (char *)scenario;
+        for (int i = 0; i < nov && n < 16; i++)
+            args[n++] = ov[i];
+        if (pcap)
+            args[n++] = capture;
+        args[n++] = "--json";
+        args[n++] = json[k];
+        if (k == 1 && quantum) {
+            args[n++] = "--quantum-ns";
+            args[n++] = (char *)quantum;
+        }
+        args[n] = NULL;
+        proc p;
+        run_bin_argv(&p, k ? nicsim_systemc_bin() : nicsim_bin(), NULL, args);
+        require_ok(&p);
+        proc_free(&p);
+    }
+    if (pcap) {
+        size_t n0, n1;
+        char *c0 = slurp(cap[0], &n0), *c1 = slurp(cap[1], &n1);
+        REQUIRE(c0 && c1, "%s: a run wrote no pcap", scenario);
+        size_t d = first_difference(c0, n0, c1, n1);
+        CHECK(n0 == n1 && d == n0, "%s: the pcaps differ: %zu and %zu bytes, first difference at byte %zu",
+              scenario, n0, n1, d);
+        free(c0);
+        free(c1);
+    }
+    cJSON *c = load_json(json[0]), *sc = load_json(json[1]);
+    CHECK(jnum(sc, "late_observations", json[1]) == 0, "%s: the module saw %.0f late observations", scenario,
+          jnum(sc, "late_observations", json[1]));
+    CHECK(jnum(c, "sim_time_ps", json[0]) == jnum(sc, "sim_time_ps", json[1]),
+          "%s: the run ends at %.0f ps in the C harness, %.0f ps in SystemC", scenario,
+          jnum(c, "sim_time_ps", json[0]), jnum(sc, "sim_time_ps", json[1]));
+    *traffic = 0;
+    const cJSON *ports = jget(sc, "ports");
+    REQUIRE(cJSON_GetArraySize(ports) == 2, "%s: expected 2 ports", json[1]);
+    for (int p = 0; p < 2; p++) {
+        const cJSON *sp = cJSON_GetArrayItem(ports, p);
+        for (const cJSON *f = sp->child; f; f = f->next) {
+            if (!cJSON_IsNumber(f))
+                continue;
+            char path[64];
+            snprintf(path, sizeof path, "ports/%d/%s", p, f->string);
+            double want = jnum(c, path, json[0]);
+            CHECK(want == f->valuedouble, "%s: eth%d %s is %.0f in the C harness, %.0f in SystemC", scenario, p,
+                  f->string, want, f->valuedouble);
+            if (!strcmp(f->string, "tx_packets") || !strcmp(f->string, "rx_packets"))
+                *traffic += f->valuedouble;
+        }
+    }
+    cJSON_Delete(c);
+    cJSON_Delete(sc);
+}
+
+static void test_systemc_pktgen(void)
+{
+    static char *const e1000[] = { "pktgen.count=5000" };
+    static char *const ixgbe[] = { "pktgen.count=20000", "pktgen.burst=8" };
+    double n;
+    same_as_harness(SCENARIO, e1000, 1, 1, NULL, &n);
+    CHECK(n == 5000, "e1000 pktgen: %.0f frames", n);
+    same_as_harness("testbench/scenarios/ixgbe-pktgen.ini", ixgbe, 2, 1, NULL, &n);
+    CHECK(n == 20000, "ixgbe pktgen: %.0f frames", n);
+}
+
+/* Receiving: interrupts (throttled by EITR, by ITR), bad FCS, ring overruns. */
+static void test_systemc_sink(void)
+{
+    static char *const ixgbe[] = { "gen.count=5000", "driver.eitr_us=50", "gen.bad_fcs_every=7" };
+    static char *const e1000[] = { "nic.model=82546", "link.gbps=1", "gen.kpps=0", "gen.count=5000",
+                                   "driver.rx_ring=64" };
+    double n;
+    same_as_harness("testbench/scenarios/ixgbe-sink.ini", ixgbe, 3, 0, NULL, &n);
+    CHECK(n > 1000, "ixgbe sink: %.0f frames received", n);
+    same_as_harness("testbench/scenarios/ixgbe-sink.ini", e1000, 5, 0, NULL, &n);
+    CHECK(n > 1000, "e1000 sink: %.0f frames received", n);
+}
+
+/* The quantum changes how often the initiator waits, never the results. */
+static void test_systemc_quantum(void)
+{
+    static char *const ov[] = { "pktgen.count=2000" };
+    static char *const sink[] = { "gen.count=2000", "driver.eitr_us=20" };
+    double n;
+    same_as_harness(SCENARIO, ov, 1, 1, "1", &n);
+    same_as_harness(SCENARIO, ov, 1, 1, "1000000", &n);
+    same_as_harness("testbench/scenarios/ixgbe-sink.ini", sink, 2, 0, "1000000", &n);
+    CHECK(n > 1000, "ixgbe sink with a 1 ms quantum: %.0f frames received", n);
+}
+
+static void test_systemc_usage(void)
+{
+    proc p;
+    char *help[] = { "--help", NULL };
+    run_bin_argv(&p, nicsim_systemc_bin(), NULL, help);
+    CHECK(p.status == 0, "nicsim-systemc --help: exit status %d", p.status);
+    CHECK(strstr(p.out, "--quantum-ns") && strstr(p.out, "Exit status"), "nicsim-systemc --help:\n%s", p.out);
+    CHECK(strstr(p.out, "SystemC 2.3") == NULL, "nicsim-systemc prints the SystemC banner:\n%s", p.out);
+    proc_free(&p);
+    struct { char *args[5]; const char *says; } cases[] = {
+        { { "testbench/scenarios/e1000-router.ini", NULL }, "runs pktgen or sink, got 'router'" },
+        { { SCENARIO, "system.cards=2", NULL }, "system.cards: the SystemC module is one card, got 2" },
+        { { SCENARIO, "pktgen.ports=both", NULL }, "runs one CPU, the scenario has 2" },
+        { { SCENARIO, "--quantum-ns", "0", NULL }, "--quantum-ns: expected 1..1000000000 ns, got '0'" },
+        { { "no-such.ini", NULL }, "no-such.ini: cannot open" },
+        { { SCENARIO, "--json", NULL }, "--json needs a value" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_bin_argv(&p, nicsim_systemc_bin(), NULL, cases[i].args);
+        CHECK(p.status == 2, "%s: exit status %d, expected 2\nstderr:\n%s", p.cmd, p.status, p.err);
+        CHECK(strstr(p.err, cases[i].says) != NULL, "%s: stderr does not say '%s':\n%s", p.cmd, cases[i].says, p.err);
+        proc_free(&p);
+    }
+}
+
 /* ---- registration ------------------------------------------------------ */
 
 typedef struct test_def {
@@ -1660,6 +1812,12 @@ static void register_suites(void)
         { "NotRootExits3", test_hw_not_root },
         { "DeviceNotFoundExits3", test_hw_device_not_found },
     };
+    static const test_def systemc[] = {
+        { "PktgenSameAsHarness", test_systemc_pktgen },
+        { "SinkSameAsHarness", test_systemc_sink },
+        { "QuantumDoesNotChangeResults", test_systemc_quantum },
+        { "UsageErrorsExit2", test_systemc_usage },
+    };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
     };
@@ -1695,6 +1853,7 @@ static void register_suites(void)
     ADD_SUITE("CliErrors", errs);
     ADD_SUITE("CliKeys", keys);
     ADD_SUITE("HwCli", hw);
+    ADD_SUITE("SystemC", systemc);
 }
 
 int main(int argc, char **argv)

@@ -177,6 +177,14 @@ void tb_cpus_read_counters(tb_cpus *tb, ps_t t)
     system_read_counters(&tb->sys, t);
 }
 
+void tb_cpus_drivers_down(tb_cpus *tb, ps_t t)
+{
+    cpu *c = &tb->sys.cpu[0].c;
+    if (c->t < t)
+        c->t = t;
+    system_drivers_down(&tb->sys);
+}
+
 int tb_cpus_complete(const tb_cpus *tb, int stopped_early, char *why, size_t n)
 {
     nicsim_system *sys = (nicsim_system *)&tb->sys;

@@ -53,6 +53,10 @@ void tb_cpus_partner_done(tb_cpus *tb, int p);
 /* The NIC's DMA into host memory, coherent with the CPU's caches. */
 int tb_cpus_dma_read(tb_cpus *tb, uint64_t addr, void *dst, uint32_t n);
 int tb_cpus_dma_write(tb_cpus *tb, uint64_t addr, const void *src, uint32_t n);
+/* Take the app and the driver's queues down, as the C harness does after
+ * its run, with the CPU's clock moved on to t (MMIO included: call it while
+ * the simulation runs). */
+void tb_cpus_drivers_down(tb_cpus *tb, ps_t t);
 /* After the run: read the statistics registers from t on; did the app do
  * all it was asked (why not, in why)? */
 void tb_cpus_read_counters(tb_cpus *tb, ps_t t);
