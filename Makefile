@@ -74,7 +74,7 @@ NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all systemc deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
         hil hil-if-installable
-all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc
+all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
 	@if [ -n "$(strip $(DEB_CHECK))" ]; then \
@@ -142,8 +142,13 @@ $(BUILD)/obj/%.o: %.cpp
 	$(CXX) $(SC_CXXFLAGS) -c $< -o $@
 $(BUILD)/nicsim-systemc: $(SC_OBJS) $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ -lsystemc $(LDLIBS)
+# The smallest platform around the module (docs/systemc.md's example).
+$(BUILD)/nicsim-systemc-example: $(BUILD)/obj/testbench/systemc/example_platform.o \
+                                 $(BUILD)/obj/sim/systemc/nicsim_nic.o $(BUILD)/obj/sim/systemc/nic_engine.o \
+                                 $(NICSIM_LIB) $(RTL_LIB)
+	$(CXX) $(SAN) $(LTO) -o $@ $^ -lsystemc $(LDLIBS)
 systemc: deps
-	$(MAKE) $(BUILD)/nicsim-systemc
+	$(MAKE) $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 # nicsim-hw: the same driver core and apps on physical NICs through the
 # Linux user-space backend (driver/linux), with the simulator's scenario

@@ -1,5 +1,6 @@
 #include "nic_engine.h"
 #include "../system.h"
+#include "../cli.h"
 #include "../../models/link_gen.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,16 @@ static void irq_changed(void *ctx, int port, int level, ps_t t)
 {
     nic_engine *e = ctx;
     e->io.irq(e->io.ctx, port, level, t);
+}
+
+struct scenario *nic_engine_load_scenario(const char *path, int n, char **overrides, char *err, size_t errlen)
+{
+    return cli_load(path, n, overrides, err, errlen);
+}
+
+void nic_engine_free_scenario(struct scenario *sc)
+{
+    scenario_free(sc);
 }
 
 nic_engine *nic_engine_new(const struct scenario *sc, const nic_engine_io *io, char *err, size_t errlen)

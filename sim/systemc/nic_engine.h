@@ -30,6 +30,11 @@ typedef struct nic_engine_io {
     void (*irq)(void *ctx, int port, int level, ps_t t);
 } nic_engine_io;
 
+/* A scenario file with overrides ("section.key=value"), checked as the
+ * nicsim commands check it; NULL with a "file:line: ..." message. */
+struct scenario *nic_engine_load_scenario(const char *path, int n, char **overrides, char *err, size_t errlen);
+void nic_engine_free_scenario(struct scenario *sc);
+
 /* Card 0 of the scenario (system.cards must be 1); NULL with a message. */
 nic_engine *nic_engine_new(const struct scenario *sc, const nic_engine_io *io, char *err, size_t errlen);
 void nic_engine_free(nic_engine *e);

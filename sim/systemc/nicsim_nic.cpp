@@ -17,6 +17,25 @@ ps_t nicsim_nic::now_ps()
 nicsim_nic::nicsim_nic(sc_module_name name, const struct scenario *sc)
     : sc_module(name), bar0("bar0", 2), dma("dma"), irq("irq", 2), eth_tx("eth_tx", 2), eth_rx("eth_rx", 2)
 {
+    build(sc);
+}
+
+nicsim_nic::nicsim_nic(sc_module_name name, const std::string &scenario_path, const std::vector<std::string> &overrides)
+    : sc_module(name), bar0("bar0", 2), dma("dma"), irq("irq", 2), eth_tx("eth_tx", 2), eth_rx("eth_rx", 2)
+{
+    std::vector<std::string> copies(overrides);
+    std::vector<char *> ov;
+    for (std::string &o : copies)
+        ov.push_back(&o[0]);
+    char err[1024];
+    own_scenario_ = nic_engine_load_scenario(scenario_path.c_str(), (int)ov.size(), ov.data(), err, sizeof err);
+    if (!own_scenario_)
+        throw std::runtime_error(std::string(this->name()) + ": " + err);
+    build(own_scenario_);
+}
+
+void nicsim_nic::build(const struct scenario *sc)
+{
     if (sc_get_time_resolution() != sc_time(1, SC_PS))
         throw std::runtime_error(std::string(this->name()) + ": the time resolution must be 1 ps");
     nic_engine_io io = { this, io_dma_read, io_dma_write, io_frame_out, io_irq };
@@ -35,6 +54,8 @@ nicsim_nic::nicsim_nic(sc_module_name name, const struct scenario *sc)
 nicsim_nic::~nicsim_nic()
 {
     nic_engine_free(engine_);
+    if (own_scenario_)
+        nic_engine_free_scenario(own_scenario_);
 }
 
 void nicsim_nic::sync_to(const sc_time &t)
@@ -177,6 +198,8 @@ int nicsim_nic::io_dma_write(void *ctx, uint64_t addr, const void *src, uint32_t
 void nicsim_nic::io_frame_out(void *ctx, int port, ps_t t, const uint8_t *data, uint32_t len)
 {
     nicsim_nic *m = static_cast<nicsim_nic *>(ctx);
+    if (m->eth_tx[port].size() == 0)
+        return;                 // nothing on the other end of this cable
     prepare(m->tx_tr_, tlm::TLM_WRITE_COMMAND, 0, const_cast<uint8_t *>(data), len);
     sc_time delay = ps_time(t - now_ps());
     m->eth_tx[port]->b_transport(m->tx_tr_, delay);

@@ -19,6 +19,8 @@
 //             arrives.  They must come before the device has reached that
 //             time (a link partner sends them ahead; late() counts those that
 //             did not).
+// dma and irq must be bound; bar0, eth_tx and eth_rx may be left unbound
+// (a frame for an unbound eth_tx is dropped).
 //
 // Time: the device runs in the caller's thread when an access reaches it
 // (up to the access's annotated time), and in its own thread while time
@@ -37,21 +39,28 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <deque>
+#include <string>
+#include <vector>
 #include "nic_engine.h"
 
 class nicsim_nic : public sc_core::sc_module {
 public:
-    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<nicsim_nic>> bar0;
+    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged_optional<nicsim_nic>> bar0;
     tlm_utils::simple_initiator_socket<nicsim_nic> dma;
     sc_core::sc_vector<sc_core::sc_out<bool>> irq;
-    sc_core::sc_vector<tlm_utils::simple_initiator_socket<nicsim_nic>> eth_tx;
-    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<nicsim_nic>> eth_rx;
+    sc_core::sc_vector<tlm_utils::simple_initiator_socket_optional<nicsim_nic>> eth_tx;
+    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged_optional<nicsim_nic>> eth_rx;
 
     // Card 0 of the scenario (its [nic], [bus]/[pcie], [link] keys).  The
     // scenario must outlive the module.  Throws std::runtime_error with the
     // reason when the card cannot be built.
     SC_HAS_PROCESS(nicsim_nic);
     nicsim_nic(sc_core::sc_module_name name, const struct scenario *sc);
+    // The same from a scenario file and overrides ("section.key=value"),
+    // which the module loads and keeps; std::runtime_error says what is
+    // wrong with them ("file:line: ...").
+    nicsim_nic(sc_core::sc_module_name name, const std::string &scenario_path,
+               const std::vector<std::string> &overrides = {});
     ~nicsim_nic() override;
 
     // Bring the device up to time t >= sc_time_stamp() in the caller's thread.
@@ -70,6 +79,8 @@ private:
         bool level;
     };
     nic_engine *engine_ = nullptr;
+    struct scenario *own_scenario_ = nullptr;   // loaded by the module
+    void build(const struct scenario *sc);
     std::deque<irq_change> changes_;    // recorded by the device, not yet driven
     sc_core::sc_event work_;            // the device got work outside its thread
     // one payload per kind of transaction the device starts, reused (a

@@ -21,7 +21,8 @@
  *                not root and device not found (exit 3); the NIC side is `make hil`
  *   SystemC      nicsim-systemc (the TLM-2.0 module in its testbench): pcaps, NIC
  *                counters and end time equal the C harness's for pktgen and sink on
- *                both NICs and for quanta from 1 ns to 1 ms; usage errors (exit 2)
+ *                both NICs and for quanta from 1 ns to 1 ms; usage errors (exit 2);
+ *                the example platform of docs/systemc.md sends its frame
  */
 #include "../unit/gtest_cunit.h"
 
@@ -1766,6 +1767,20 @@ static void test_systemc_usage(void)
     }
 }
 
+/* docs/systemc.md's platform: the module with a RAM, a CPU programming the
+ * 82546 by hand and one far end of a cable; one frame leaves, DD comes back. */
+static void test_systemc_example(void)
+{
+    proc p;
+    char *args[] = { SCENARIO, NULL };
+    run_bin_argv(&p, sibling_bin("nicsim-systemc-example"), NULL, args);
+    CHECK(p.status == 0, "%s: exit status %d\nstdout:\n%s\nstderr:\n%s", p.cmd, p.status, p.out, p.err);
+    CHECK(strstr(p.out, "eth0_far_end: a 60-byte frame, preamble at ") != NULL, "%s: no frame on the wire:\n%s",
+          p.cmd, p.out);
+    CHECK(strstr(p.out, "cpu: descriptor 0 done (DD)") != NULL, "%s: no write-back:\n%s", p.cmd, p.out);
+    proc_free(&p);
+}
+
 /* ---- registration ------------------------------------------------------ */
 
 typedef struct test_def {
@@ -1817,6 +1832,7 @@ static void register_suites(void)
         { "SinkSameAsHarness", test_systemc_sink },
         { "QuantumDoesNotChangeResults", test_systemc_quantum },
         { "UsageErrorsExit2", test_systemc_usage },
+        { "ExamplePlatformSendsAFrame", test_systemc_example },
     };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
