@@ -96,6 +96,23 @@ double report_tx_mbps(const nicsim_system *sys)
     return s;
 }
 
+void report_rx_counters_json(cJSON *o, const sim_port *sp)
+{
+    cJSON_AddNumberToObject(o, "rx_missed", (double)sp->mpc);
+    cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->rnbc);
+    cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->crcerrs + sp->ruc + sp->roc));
+}
+
+void report_tx_counters_json(cJSON *o, const sim_port *sp)
+{
+    cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
+    cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
+    cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
+    cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
+    cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
+    cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
+}
+
 uint64_t report_tx_packets(const nicsim_system *sys)
 {
     uint64_t n = 0;
@@ -310,16 +327,9 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
         cJSON_AddNumberToObject(o, "rx_packets", (double)sp->gprc);
         cJSON_AddNumberToObject(o, "rx_pps", port_rx_pps(sys, sp));
-        cJSON_AddNumberToObject(o, "rx_missed", (double)sp->mpc);
-        cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->rnbc);
-        cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->crcerrs + sp->ruc + sp->roc));
+        report_rx_counters_json(o, sp);
         cJSON_AddNumberToObject(o, "offered", sp->gen ? (double)link_gen_frames(sp->gen) : 0);
-        cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
-        cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
-        cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
-        cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
-        cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
-        cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
+        report_tx_counters_json(o, sp);
         rx_drops d = rx_drops_of(sp);
         cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
         cJSON_AddNumberToObject(dj, "length_errors", (double)d.length_errors);

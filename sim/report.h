@@ -18,6 +18,11 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path);
 cJSON *report_json(const nicsim_system *sys, const char *scenario_path);
 /* Write JSON to path atomically (PATH.tmp, then rename); 0 ok, -1 (message in err). */
 int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen);
+/* A port's receive counters (rx_missed, rx_no_buffers, rx_errors) and its
+ * transmit and app counters (gptc, gotc, tpt, pktgen_sent,
+ * pktgen_reclaimed, sink_packets) into JSON object o. */
+void report_rx_counters_json(cJSON *o, const sim_port *sp);
+void report_tx_counters_json(cJSON *o, const sim_port *sp);
 /* Sum of the transmitting ports' TX packets per second. */
 double report_tx_pps(const nicsim_system *sys);
 uint64_t report_tx_packets(const nicsim_system *sys);

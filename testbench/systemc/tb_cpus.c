@@ -1,8 +1,6 @@
 #include "tb_cpus.h"
 #include "../../sim/system.h"
-#include "../../sim/cli.h"
-#include "../../sim/report_tables.h"
-#include <cjson/cJSON.h>
+#include "../../sim/report.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,33 +232,12 @@ int tb_cpus_report(const tb_cpus *tb, const tb_result *r, const char *json_path,
         cJSON_AddStringToObject(o, "name", report_ifname(p));
         cJSON_AddNumberToObject(o, "tx_packets", (double)r->wire_frames[p]);
         cJSON_AddNumberToObject(o, "rx_packets", (double)sp->gprc);
-        cJSON_AddNumberToObject(o, "rx_missed", (double)sp->mpc);
-        cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->rnbc);
-        cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->crcerrs + sp->ruc + sp->roc));
-        cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
-        cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
-        cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
-        cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
-        cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
-        cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
+        report_rx_counters_json(o, sp);
+        report_tx_counters_json(o, sp);
         cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
         cJSON_AddItemToArray(ports, o);
     }
-    char *text = cJSON_Print(j);
+    int rc = report_write_json(json_path, j, err, errlen);
     cJSON_Delete(j);
-    if (!text) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    size_t len = strlen(text);
-    char *buf = realloc(text, len + 2);
-    if (!buf) {
-        free(text);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    memcpy(buf + len, "\n", 2);
-    int rc = cli_write_text(json_path, buf, err, errlen);
-    free(buf);
     return rc;
 }
