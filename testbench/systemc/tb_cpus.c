@@ -183,11 +183,10 @@ void tb_cpus_drivers_down(tb_cpus *tb, ps_t t)
     system_drivers_down(&tb->sys);
 }
 
-int tb_cpus_complete(const tb_cpus *tb, int stopped_early, char *why, size_t n)
+int tb_cpus_complete(tb_cpus *tb, int stopped_early, char *why, size_t n)
 {
-    nicsim_system *sys = (nicsim_system *)&tb->sys;
-    sys->stopped_early |= stopped_early;
-    return system_complete(sys, why, n);
+    tb->sys.stopped_early |= stopped_early;
+    return system_complete(&tb->sys, why, n);
 }
 
 /* ---- the report ---- */

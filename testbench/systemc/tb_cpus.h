@@ -60,7 +60,7 @@ void tb_cpus_drivers_down(tb_cpus *tb, ps_t t);
 /* After the run: read the statistics registers from t on; did the app do
  * all it was asked (why not, in why)? */
 void tb_cpus_read_counters(tb_cpus *tb, ps_t t);
-int tb_cpus_complete(const tb_cpus *tb, int stopped_early, char *why, size_t n);
+int tb_cpus_complete(tb_cpus *tb, int stopped_early, char *why, size_t n);
 
 /* What the SystemC side measured, for the report. */
 typedef struct tb_result {
