@@ -3,8 +3,8 @@
 
 const char *report_ifname(int p)
 {
-    static const char *const names[] = { "eth0", "eth1", "eth2", "eth3" };
-    return names[p & 3];
+    static const char *const names[] = { "eth0", "eth1", "eth2", "eth3", "eth4", "eth5", "eth6", "eth7" };
+    return names[p & 7];
 }
 
 void report_rates_header(FILE *f)

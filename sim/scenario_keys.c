@@ -8,7 +8,7 @@ const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
     { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], or the sink of [sink] (receiving what [gen] sends)" },
-    { "system", "cards",            SCN_UINT,   "1",         "1",    "2",       NULL, "82546 cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1), each on its own PCI-X segment" },
+    { "system", "cards",            SCN_UINT,   "1",         "1",    "4",       NULL, "NIC cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1, ...), each on its own PCI-X segment or PCIe link" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
     { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546|82599", "NIC personality: 82546 (e1000) on PCI-X [bus], 82599 (ixgbe) on PCIe [pcie]" },

@@ -626,6 +626,11 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
         sp->pktgen_on = !router && !sink && driver_options_pktgen_port(sc, p);
         ntx += router ? p % 2 : sp->pktgen_on;
     }
+    if (!router && !sink && ntx > SYS_MAX_CPUS) {
+        snprintf(err, errlen, "pktgen.ports: '%s' names %d ports; pktgen runs one CPU per port, at most %d",
+                 ports, ntx, SYS_MAX_CPUS);
+        return -1;
+    }
     if (ntx == 0 && !sink) {
         snprintf(err, errlen, "pktgen.ports: '%s' names no port of the %d card(s)", ports, sys->ncards);
         return -1;

@@ -36,7 +36,7 @@
 #include "../driver/e1000/e1000_rx.h"
 #include "../models/link_gen.h"
 
-enum { SYS_MAX_CARDS = 2, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = SYS_MAX_PORTS };
+enum { SYS_MAX_CARDS = 4, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = 4 };
 
 struct nicsim_system;
 struct sim_port;
