@@ -91,10 +91,13 @@ struct link_gen {
     uint64_t bytes, crc_errors;
     int ended;
     /* synthetic */
-    uint32_t size, flows, ppf;
+    uint32_t size, flows, ppf, stride;
     uint32_t dst_net, dst_host_mask, dst_base;
+    uint8_t ip_version;
+    uint8_t dst6[16];
     uint32_t *perm;       /* flow order when shuffled, else NULL */
     uint8_t frame[LINK_GEN_MAX_SIZE];
+    uint8_t frame6[LINK_GEN_MAX_SIZE]; /* the IPv6 template */
     /* pcap */
     uint8_t *buf;
     pcap_rec *rec;
@@ -124,6 +127,12 @@ void link_gen_cfg_default(link_gen_cfg *c)
     c->src_port = 9;
     c->dst_port = 9;
     c->flows = 1;
+    c->flow_stride = 1;
+    c->ip_version = 4;
+    static const uint8_t src6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0xff, 0xff, [15] = 2 };
+    static const uint8_t dst6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+    memcpy(c->src_ip6, src6, 16);
+    memcpy(c->dst_ip6_base, dst6, 16);
     c->pkts_per_flow = 10;
     c->flow_shuffle = 0;
     c->seed = 1;
@@ -205,8 +214,17 @@ static uint64_t below(uint64_t *s, uint64_t n)
     return x % n;
 }
 
-/* Frame layout (offsets): Ethernet 0, IPv4 14, UDP 34, payload 42. */
-enum { ETH_HLEN = 14, IP_OFF = 14, IP_HLEN = 20, UDP_OFF = 34, UDP_HLEN = 8, PAY_OFF = 42 };
+/* Frame layout (offsets): Ethernet 0, IPv4 14, UDP 34, payload 42; IPv6 14,
+ * then UDP at 54 and payload at 62, or (a frame too short for UDP: 64 or 65
+ * bytes) the payload at 54 with next header 59. */
+enum { ETH_HLEN = 14, IP_OFF = 14, IP_HLEN = 20, UDP_OFF = 34, UDP_HLEN = 8, PAY_OFF = 42,
+       IP6_HLEN = 40, UDP6_OFF = 54 };
+
+/* Where frame bytes after the IPv6 header start carrying the sequence number. */
+static uint32_t pay6_off(uint32_t size)
+{
+    return size - 4 >= UDP6_OFF + UDP_HLEN ? UDP6_OFF + UDP_HLEN : UDP6_OFF;
+}
 #define LINK_GEN_SHUFFLE_MAX (1u << 24)
 
 link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
@@ -225,9 +243,18 @@ link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
         return NULL;
     }
     uint32_t host_mask = c->dst_prefix >= 32 ? 0u : 0xffffffffu >> c->dst_prefix;
-    if ((uint64_t)c->flows > (uint64_t)host_mask + 1) {
-        snprintf(err, errlen, "link gen: %u flows do not fit in a /%u (at most %llu)", c->flows,
-                 c->dst_prefix, (unsigned long long)host_mask + 1);
+    if (c->flow_stride == 0 || (uint64_t)(c->flows - 1) * c->flow_stride > (uint64_t)host_mask) {
+        snprintf(err, errlen, "link gen: %u flows %u apart do not fit in a /%u (at most %llu addresses)",
+                 c->flows, c->flow_stride, c->dst_prefix, (unsigned long long)host_mask + 1);
+        return NULL;
+    }
+    if (c->ip_version != 4 && c->ip_version != 6 && c->ip_version != 46) {
+        snprintf(err, errlen, "link gen: IP version %u not 4, 6 or 46 (both)", c->ip_version);
+        return NULL;
+    }
+    if (c->ip_version != 4 && (uint64_t)(c->flows - 1) * c->flow_stride > 0xffffu) {
+        snprintf(err, errlen, "link gen: %u IPv6 flows %u apart do not fit in 16 bits of the /48",
+                 c->flows, c->flow_stride);
         return NULL;
     }
     if (c->flow_shuffle && c->flows > LINK_GEN_SHUFFLE_MAX) {
@@ -249,6 +276,9 @@ link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
     g->dst_host_mask = host_mask;
     g->dst_net = c->dst_ip_base & ~host_mask;
     g->dst_base = c->dst_ip_base;
+    g->stride = c->flow_stride;
+    g->ip_version = c->ip_version;
+    memcpy(g->dst6, c->dst_ip6_base, 16);
     if (c->flow_shuffle) {
         g->perm = malloc((size_t)c->flows * sizeof *g->perm);
         if (!g->perm) {
@@ -285,6 +315,23 @@ link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
     put16(udp + 2, c->dst_port);
     put16(udp + 4, (uint16_t)(c->size - 4 - ETH_HLEN - IP_HLEN));
     put16(udp + 6, 0); /* no checksum */
+    /* the IPv6 template: flow label 0, hop limit 64 */
+    uint8_t *f6 = g->frame6;
+    memcpy(f6, c->dst_mac, 6);
+    memcpy(f6 + 6, c->src_mac, 6);
+    put16(f6 + 12, 0x86dd);
+    uint8_t *ip6 = f6 + IP_OFF;
+    ip6[0] = 0x60;
+    put16(ip6 + 4, (uint16_t)(c->size - 4 - ETH_HLEN - IP6_HLEN));
+    int udp6 = pay6_off(c->size) != UDP6_OFF;
+    ip6[6] = udp6 ? 17 : 59;
+    ip6[7] = 64;
+    memcpy(ip6 + 8, c->src_ip6, 16);
+    if (udp6) {
+        put16(f6 + UDP6_OFF, c->src_port);
+        put16(f6 + UDP6_OFF + 2, c->dst_port);
+        put16(f6 + UDP6_OFF + 4, (uint16_t)(c->size - 4 - UDP6_OFF));
+    }
     return g;
 }
 
@@ -298,12 +345,30 @@ static uint16_t ip_csum(const uint8_t *h)
     return (uint16_t)~s;
 }
 
-/* Frame k of the synthetic source into g->frame. */
-static void build_frame(link_gen *g, uint64_t k, uint32_t *flow_out)
+/* Frame k of the synthetic source, IPv6: into g->frame6. */
+static void build_frame6(link_gen *g, uint64_t k, uint32_t flow)
+{
+    uint8_t *ip6 = g->frame6 + IP_OFF;
+    memcpy(ip6 + 24, g->dst6, 16);
+    uint32_t b45 = ((uint32_t)g->dst6[4] << 8 | g->dst6[5]) + flow * g->stride;
+    put16(ip6 + 24 + 4, (uint16_t)b45);
+    if (pay6_off(g->size) != UDP6_OFF)
+        put16(g->frame6 + UDP6_OFF + 6, 0);  /* (a UDP checksum would be due; left 0) */
+    put32(g->frame6 + pay6_off(g->size), (uint32_t)k);
+    put_fcs(g->frame6, g->size);
+}
+
+/* Frame k of the synthetic source into g->frame (IPv4) or g->frame6; returns which. */
+static uint8_t *build_frame(link_gen *g, uint64_t k, uint32_t *flow_out)
 {
     uint32_t slot = (uint32_t)((k / g->ppf) % g->flows);
     uint32_t flow = g->perm ? g->perm[slot] : slot;
-    uint32_t dst = g->dst_net | ((g->dst_base + flow) & g->dst_host_mask);
+    *flow_out = flow;
+    if (g->ip_version == 6 || (g->ip_version == 46 && k % 2)) {
+        build_frame6(g, k, flow);
+        return g->frame6;
+    }
+    uint32_t dst = g->dst_net | ((g->dst_base + flow * g->stride) & g->dst_host_mask);
     uint8_t *ip = g->frame + IP_OFF;
     put16(ip + 4, (uint16_t)k); /* IP ID: the sequence number's low 16 bits */
     put32(ip + 16, dst);
@@ -311,7 +376,7 @@ static void build_frame(link_gen *g, uint64_t k, uint32_t *flow_out)
     put16(ip + 10, ip_csum(ip));
     put32(g->frame + PAY_OFF, (uint32_t)k); /* the rest of the payload stays 0 */
     put_fcs(g->frame, g->size);
-    *flow_out = flow;
+    return g->frame;
 }
 
 /* 1 when frame k (from 0) carries a corrupted FCS. */
@@ -364,8 +429,7 @@ int link_gen_next(link_gen *g, link_gen_frame *out)
         g->idx++;
     } else {
         len = g->size;
-        build_frame(g, k, &flow);
-        data = g->frame;
+        data = build_frame(g, k, &flow);
     }
     if (bad) {
         for (uint32_t i = len - 4; i < len; i++)

@@ -6,7 +6,9 @@
  *  - synthetic: IPv4/UDP frames of one size (64..1518 bytes incl. the FCS) to
  *    N flows × M packets per flow (a flow is a destination address: M
  *    consecutive frames to flow 0, then M to flow 1, ..., cycling), at an
- *    offered rate or at line rate, for a count and/or a duration;
+ *    offered rate or at line rate, for a count and/or a duration; or IPv6
+ *    frames (UDP when the frame has room for its header, else "no next
+ *    header" with the sequence number as payload), or both alternately;
  *  - pcap replay: the frames of a pcap (which holds frames without FCS),
  *    padded to 60 bytes and given an FCS, at the file's own timing or at an
  *    offered rate, looped.
@@ -60,7 +62,15 @@ typedef struct link_gen_cfg {
     uint32_t dst_ip_base;   /* host order; flow i's address, see dst_prefix; default 10.0.0.1 */
     uint8_t dst_prefix;     /* 0..32: flows vary only the host bits below this
                                prefix of dst_ip_base; default 8 (10.0.0.0/8) */
+    uint32_t flow_stride;   /* flow i's destination is dst_ip_base + i * flow_stride
+                               (within the prefix's host bits); default 1 */
     uint16_t src_port, dst_port; /* UDP; default 9 and 9 */
+    uint8_t ip_version;     /* 4 (default), 6, or 46: IPv4 and IPv6 frames
+                               alternately, frame 0 IPv4 (flow order is the same) */
+    uint8_t src_ip6[16];    /* IPv6 source; default 2001:db8:ffff::2 */
+    uint8_t dst_ip6_base[16]; /* IPv6: flow i's destination adds i * flow_stride to
+                               bytes 4..5 (big endian, the last 16 bits of a /48) of
+                               this address; default 2001:db8::1 */
     uint32_t flows;         /* >= 1, at most 2^(32 - dst_prefix); default 1 */
     uint32_t pkts_per_flow; /* >= 1; default 10 (seed 000: "A flow is 10 pkts") */
     int flow_shuffle;       /* 1: visit the flows in a seeded random order (one

@@ -562,11 +562,95 @@ static void test_determinism(void)
     link_gen_free(b);
 }
 
+/* IPv6 frames: too short for UDP at 64 bytes (next header 59, the
+ * sequence number right after the header), UDP from 66; flow i adds
+ * i * stride to bytes 4..5 of the destination; the FCS is right. */
+static void expect_cfg_error_fwd(const link_gen_cfg *c, const char *want);
+
+static void test_ipv6_frames(void)
+{
+    static const unsigned sizes[2] = { 64, 128 };
+    for (int z = 0; z < 2; z++) {
+        link_gen_cfg c;
+        link_gen_cfg_default(&c);
+        c.ip_version = 6;
+        c.size = sizes[z];
+        c.flows = 3;
+        c.flow_stride = 2;
+        c.pkts_per_flow = 1;
+        c.count = 3;
+        link_gen *g = link_gen_new(&c, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        link_gen_frame f;
+        for (uint32_t k = 0; k < 3; k++) {
+            CU_ASSERT_FATAL(link_gen_next(g, &f));
+            const uint8_t *d = f.data;
+            CU_ASSERT_EQUAL(f.len, sizes[z]);
+            CU_ASSERT_EQUAL(rd16(d + 12), 0x86dd);
+            CU_ASSERT_EQUAL(d[14] >> 4, 6);
+            CU_ASSERT_EQUAL(rd16(d + 18), sizes[z] - 4 - 54);        /* payload length */
+            CU_ASSERT_EQUAL(d[20], sizes[z] == 64 ? 59 : 17);
+            CU_ASSERT_EQUAL(d[21], 64);
+            CU_ASSERT_EQUAL(rd32(d + 38), 0x20010db8u);             /* 2001:db8:<flow>::1 */
+            CU_ASSERT_EQUAL(rd16(d + 42), 2 * k);
+            CU_ASSERT_EQUAL(d[53], 1);
+            CU_ASSERT_EQUAL(rd32(d + (sizes[z] == 64 ? 54 : 62)), k);
+            if (sizes[z] != 64)
+                CU_ASSERT_EQUAL(rd16(d + 56), 9);                   /* UDP destination port */
+            CU_ASSERT(fcs_good(d, f.len));
+        }
+        link_gen_free(g);
+    }
+}
+
+/* ip_version 46: IPv4 and IPv6 alternately, one flow schedule; IPv4 flows
+ * flow_stride apart (198.18.<flow>.1 with a stride of 256). */
+static void test_mixed_and_stride(void)
+{
+    link_gen_cfg c;
+    link_gen_cfg_default(&c);
+    c.ip_version = 46;
+    c.dst_ip_base = ip4(198, 18, 0, 1);
+    c.dst_prefix = 16;
+    c.flows = 4;
+    c.flow_stride = 256;
+    c.pkts_per_flow = 1;
+    c.count = 8;
+    link_gen *g = link_gen_new(&c, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    link_gen_frame f;
+    for (uint32_t k = 0; k < 8; k++) {
+        CU_ASSERT_FATAL(link_gen_next(g, &f));
+        CU_ASSERT_EQUAL(f.flow, k % 4);
+        if (k % 2 == 0) {
+            CU_ASSERT_EQUAL(rd16(f.data + 12), 0x0800);
+            CU_ASSERT_EQUAL(rd32(f.data + 30), ip4(198, 18, k % 4, 1));
+            CU_ASSERT_EQUAL(ip_sum(f.data + 14), 0xffff);
+        } else {
+            CU_ASSERT_EQUAL(rd16(f.data + 12), 0x86dd);
+            CU_ASSERT_EQUAL(rd16(f.data + 42), 256 * (k % 4));
+        }
+    }
+    link_gen_free(g);
+    c.flows = 257;
+    c.flow_stride = 256;
+    c.dst_prefix = 8;
+    expect_cfg_error_fwd(&c, "link gen: 257 IPv6 flows 256 apart do not fit in 16 bits of the /48");
+    c.ip_version = 5;
+    c.flows = 1;
+    expect_cfg_error_fwd(&c, "link gen: IP version 5 not 4, 6 or 46 (both)");
+}
+
 static void expect_cfg_error(const link_gen_cfg *c, const char *want)
 {
     strcpy(err, "unchanged");
     CU_ASSERT_PTR_NULL(link_gen_new(c, err, sizeof err));
     CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+static void expect_cfg_error_fwd(const link_gen_cfg *c, const char *want)
+{
+    expect_cfg_error(c, want);
 }
 
 static void test_config_errors(void)
@@ -586,7 +670,7 @@ static void test_config_errors(void)
     link_gen_cfg_default(&c);
     c.dst_prefix = 24;
     c.flows = 257;
-    expect_cfg_error(&c, "link gen: 257 flows do not fit in a /24 (at most 256)");
+    expect_cfg_error(&c, "link gen: 257 flows 1 apart do not fit in a /24 (at most 256 addresses)");
     c.dst_prefix = 33;
     expect_cfg_error(&c, "link gen: destination prefix /33 not in 0..32");
     link_gen_cfg_default(&c);
@@ -880,6 +964,8 @@ static void register_suites(void)
     CU_add_test(s, "DurationTermination", test_duration_termination);
     CU_add_test(s, "Determinism", test_determinism);
     CU_add_test(s, "ConfigErrors", test_config_errors);
+    CU_add_test(s, "Ipv6Frames", test_ipv6_frames);
+    CU_add_test(s, "MixedIpVersionsAndStride", test_mixed_and_stride);
     CU_add_test(s, "PcapRoundTrip", test_pcap_round_trip);
     CU_add_test(s, "PcapMicrosecondTimestamps", test_pcap_microsecond_timestamps);
     CU_add_test(s, "PcapErrors", test_pcap_errors);
