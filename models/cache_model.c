@@ -40,8 +40,8 @@ typedef struct setv {
 
 typedef struct ccpu {
     level l1, l2;
-    ps_t l1_ps, l2_ps, l2_stream_ps;
-    ps_t l2_pipe, mem_pipe;    /* completion time of the last fill through each */
+    ps_t l1_ps, l2_ps, l2_stream_ps, l3_ps;
+    ps_t l2_pipe, l3_pipe, mem_pipe;   /* completion time of the last fill through each */
     cache_cpu_stats st;
 } ccpu;
 
@@ -50,6 +50,9 @@ struct cache_hier {
     int ncpu;
     ps_t mem_ps, mem_stream_ps, c2c_ps;
     ccpu *cpu;
+    int has_l3;
+    level l3;                  /* shared; no fill times, states unused */
+    cache_l3_stats l3st;
 };
 
 /* ---- the profile ----------------------------------------------------------
@@ -155,6 +158,15 @@ const char *cache_profile_check(const cache_profile *p)
         return "latencies must be finite and >= 0";
     if (p->l2_cycles < p->l1_cycles)
         return "the L2 latency must not be below the L1 latency";
+    if (p->l3_size) {
+        if ((e = check_level(p->l3_size, p->l3_ways,
+                             "L3: ways must be 1..16 and size / (ways x 64) a power of two")))
+            return e;
+        if (bad_lat(p->l3_cycles) || p->l3_cycles < p->l2_cycles)
+            return "the L3 latency must be finite and not below the L2 latency";
+    } else if (p->ddio) {
+        return "DDIO needs an L3";
+    }
     return NULL;
 }
 
@@ -234,6 +246,7 @@ static void set_clock(cache_hier *h, ccpu *c, double mhz)
     c->l1_ps = cyc_ps(h->prof.l1_cycles, mhz);
     c->l2_ps = cyc_ps(h->prof.l2_cycles, mhz);
     c->l2_stream_ps = cyc_ps(h->prof.l2_stream_cycles, mhz);
+    c->l3_ps = cyc_ps(h->prof.l3_cycles, mhz);
 }
 
 static int good_mhz(double mhz)
@@ -258,6 +271,14 @@ cache_hier *cache_hier_new(const cache_profile *p, int ncpu, double mhz)
         free(h);
         return NULL;
     }
+    if (p->l3_size) {
+        if (level_init(&h->l3, p->l3_size, p->l3_ways, 0)) {
+            free(h->cpu);
+            free(h);
+            return NULL;
+        }
+        h->has_l3 = 1;
+    }
     for (int i = 0; i < ncpu; i++) {
         ccpu *c = &h->cpu[i];
         if (level_init(&c->l1, p->l1_size, p->l1_ways, 1) || level_init(&c->l2, p->l2_size, p->l2_ways, 0)) {
@@ -279,6 +300,8 @@ void cache_hier_free(cache_hier *h)
             level_free(&h->cpu[i].l2);
         }
     free(h->cpu);
+    if (h->has_l3)
+        level_free(&h->l3);
     free(h);
 }
 
@@ -308,8 +331,10 @@ void cache_hier_flush(cache_hier *h)
         ccpu *c = &h->cpu[i];
         level_clear(&c->l1);
         level_clear(&c->l2);
-        c->l2_pipe = c->mem_pipe = 0;
+        c->l2_pipe = c->l3_pipe = c->mem_pipe = 0;
     }
+    if (h->has_l3)
+        level_clear(&h->l3);
 }
 
 const cache_cpu_stats *cache_stats(const cache_hier *h, int cpu)
@@ -325,6 +350,12 @@ void cache_stats_reset(cache_hier *h)
         return;
     for (int i = 0; i < h->ncpu; i++)
         memset(&h->cpu[i].st, 0, sizeof h->cpu[i].st);
+    memset(&h->l3st, 0, sizeof h->l3st);
+}
+
+const cache_l3_stats *cache_l3_stats_of(const cache_hier *h)
+{
+    return h ? &h->l3st : NULL;
 }
 
 /* ---- one level ------------------------------------------------------------ */
@@ -440,6 +471,25 @@ static void l1_install(ccpu *c, uint64_t line, uint8_t st, ps_t ready)
     lru_front(&v, L->ways - 1, w);
 }
 
+/* The shared L3 gets line as most recently used (a copy of memory's data:
+ * its victim is simply dropped). */
+static void l3_put(cache_hier *h, uint64_t line)
+{
+    level *L = &h->l3;
+    setv v;
+    int w = lvl_find(L, line, &v);
+    if (w >= 0) {
+        lru_touch(&v, w);
+        return;
+    }
+    w = lru_victim(&v, L->ways);
+    if (v.tag[w] != NO_TAG)
+        h->l3st.evictions++;
+    v.tag[w] = line;
+    v.st[w] = CACHE_CLEAN;
+    lru_front(&v, L->ways - 1, w);
+}
+
 /* ---- coherence ----------------------------------------------------------- */
 
 /* Every CPU but self loses its copy of line (self is about to write it).
@@ -521,6 +571,18 @@ static ps_t fetch_line(cache_hier *h, int self, uint64_t line, int write, ps_t n
     if (dirty) {
         c->st.c2c_fills++;
         return now + h->c2c_ps;
+    }
+    if (h->has_l3) {
+        setv v;
+        int w = lvl_find(&h->l3, line, &v);
+        c->st.l3.accesses++;
+        if (w >= 0) {
+            c->st.l3.hits++;
+            lru_touch(&v, w);
+            return pipe_fill(&c->l3_pipe, now, c->l3_ps, c->l2_stream_ps);
+        }
+        c->st.l3.misses++;
+        l3_put(h, line);
     }
     c->st.mem_fills++;
     return pipe_fill(&c->mem_pipe, now, h->mem_ps, h->mem_stream_ps);
@@ -649,6 +711,19 @@ void cache_dma_write(cache_hier *h, uint64_t addr, size_t n)
     if (!h || !line_range(addr, n, &first, &last))
         return;
     for (uint64_t line = first;; line++) {
+        if (h->has_l3) {
+            if (h->prof.ddio) {
+                h->l3st.ddio_fills++;
+                l3_put(h, line);
+            } else {
+                setv v;
+                int w = lvl_find(&h->l3, line, &v);
+                if (w >= 0) {
+                    h->l3st.dma_inval++;
+                    lru_drop(&v, h->l3.ways, w);
+                }
+            }
+        }
         for (int o = 0; o < h->ncpu; o++) {
             ccpu *c = &h->cpu[o];
             setv v;

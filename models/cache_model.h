@@ -22,6 +22,16 @@
  *    transfer, which leaves both copies clean after a read.
  *  - DMA writes invalidate the line in every CPU; DMA reads snoop dirty lines
  *    (counted; the line stays valid and becomes clean).
+ *  - Optionally (l3_size > 0) a last-level cache shared by all CPUs behind
+ *    their L2s, as on Intel's Sandy/Ivy Bridge: a line fetched from memory
+ *    is also put into it (most recently used); an L2 miss that finds the
+ *    line there (and in no other CPU dirty) is served after the L3 latency,
+ *    through a pipe of its own with the L2's streaming interval.  It keeps
+ *    data copies only (the CPUs' states stay in their L1/L2s).  A DMA write
+ *    drops the line from it, or with DDIO (ddio = 1: Intel Data Direct I/O)
+ *    puts the written line into it (most recently used) instead, so that
+ *    the CPU's next read of a received descriptor or packet hits the L3
+ *    rather than memory.
  *
  * Latency of cache_access(): each line of the access is requested at `now`;
  * the access stalls until the last line has arrived.  A line that hits the L1
@@ -60,13 +70,21 @@ typedef struct cache_profile {
     double mem_ns;             /* load-to-use latency of a miss served by memory */
     double mem_stream_ns;      /* each further memory line of a burst: bandwidth limit */
     double c2c_ns;             /* miss served by another CPU's cache holding the line dirty */
+    uint32_t l3_size;          /* bytes of the shared last-level cache; 0: none */
+    uint32_t l3_ways;
+    double l3_cycles;          /* load-to-use latency of an L2 miss that hits the L3 */
+    int ddio;                  /* 1: DMA writes allocate into the L3 (Data Direct I/O) */
 } cache_profile;
 
 /* AMD Opteron (K8, 130 nm SledgeHammer / 90 nm, 2004-2005), as in the dual
  * 1.6 GHz Opteron of the 2004-2006 reference posts.  Each number's basis is
  * in cache_model.c and docs/models.md. */
 void cache_profile_opteron_1600(cache_profile *p);
-/* Fill *p with the profile called name ("opteron-1.6ghz"); 0, or -1 if unknown. */
+/* Intel Xeon E5-2680 v2 (Ivy Bridge-EP, 2013), 2.8 GHz: the 2014 server of
+ * the l3fwd experiment.  Each number's basis is in cache_model.c. */
+void cache_profile_ivybridge_ep_2800(cache_profile *p);
+/* Fill *p with the profile called name ("opteron-1.6ghz",
+ * "ivybridge-ep-2.8ghz"); 0, or -1 if unknown. */
 int cache_profile_by_name(const char *name, cache_profile *p);
 /* NULL when p describes a buildable hierarchy, else what is wrong with it
  * (each level: size a multiple of ways x 64 bytes, a power-of-two number of
@@ -86,6 +104,9 @@ typedef struct cache_level_stats {
 
 typedef struct cache_cpu_stats {
     cache_level_stats l1, l2;
+    cache_level_stats l3;      /* this CPU's lookups in the shared L3 (accesses,
+                                  hits, misses); its evictions and DMA effects are
+                                  the hierarchy's: cache_l3_stats */
     uint64_t mem_fills;        /* lines fetched from memory (demand and prefetch) */
     uint64_t c2c_fills;        /* lines supplied by another CPU's cache (demand and prefetch) */
     uint64_t prefetches;       /* cache_prefetch() calls */
@@ -142,6 +163,13 @@ typedef enum cache_state { CACHE_INVALID = 0, CACHE_CLEAN = 1, CACHE_DIRTY = 2 }
  * anything: *level = 1 or 2 (0 when absent), *ready_at = its fill
  * completion time (0 when absent or in the L2); either pointer may be NULL. */
 cache_state cache_lookup(const cache_hier *h, int cpu, uint64_t addr, int *level, ps_t *ready_at);
+
+/* The shared L3's own events: lines it dropped for room, lines DMA writes
+ * removed from it, lines DDIO put into it. */
+typedef struct cache_l3_stats {
+    uint64_t evictions, dma_inval, ddio_fills;
+} cache_l3_stats;
+const cache_l3_stats *cache_l3_stats_of(const cache_hier *h);
 
 /* Statistics of CPU cpu (NULL for a bad cpu); cache_stats_reset zeroes all. */
 const cache_cpu_stats *cache_stats(const cache_hier *h, int cpu);

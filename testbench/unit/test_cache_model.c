@@ -736,6 +736,98 @@ static void test_opteron_exclusive_sweep(void)
     cache_hier_free(h);
 }
 
+/* ---- the shared L3 and DDIO ------------------------------------------------ */
+
+#define L3LAT 40000ull   /* 40 cycles at 1000 MHz */
+
+/* The tiny hierarchy with a 4 KiB 4-way L3 (16 sets: lines 0, 4, 8, ... 60
+ * fall in different L3 sets and all stay). */
+static cache_hier *l3_hier(int ncpu, int ddio)
+{
+    cache_profile p = tiny();
+    p.l3_size = 4096;
+    p.l3_ways = 4;
+    p.l3_cycles = 40;
+    p.ddio = ddio;
+    cache_hier *h = cache_hier_new(&p, ncpu, 1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    return h;
+}
+
+/* Line 0, then six more lines of its L1 and L2 sets: line 0 has left both
+ * (2 + 4 ways), and comes back from the L3, not from memory. */
+static void test_l3_serves_l2_victims(void)
+{
+    cache_hier *h = l3_hier(1, 0);
+    ps_t t = 0;
+    CU_ASSERT_EQUAL(cache_access(h, 0, LN(0), 8, 0, t), MEM);
+    for (int k = 1; k <= 6; k++)
+        cache_access(h, 0, LN(4 * k), 8, 0, t += US);
+    CU_ASSERT_EQUAL(level_of(h, 0, LN(0)), 0);
+    CU_ASSERT_EQUAL(cache_access(h, 0, LN(0), 8, 0, t += US), L3LAT);
+    const cache_cpu_stats *st = cache_stats(h, 0);
+    CU_ASSERT_EQUAL(st->l3.accesses, 8);
+    CU_ASSERT_EQUAL(st->l3.hits, 1);
+    CU_ASSERT_EQUAL(st->mem_fills, 7);
+    /* without an L3 the same sequence goes to memory */
+    cache_hier *n = tiny_hier(1);
+    t = 0;
+    cache_access(n, 0, LN(0), 8, 0, t);
+    for (int k = 1; k <= 6; k++)
+        cache_access(n, 0, LN(4 * k), 8, 0, t += US);
+    CU_ASSERT_EQUAL(cache_access(n, 0, LN(0), 8, 0, t += US), MEM);
+    cache_hier_free(n);
+    cache_hier_free(h);
+}
+
+/* Without DDIO a device write takes the line out of the L3 too: the next
+ * read goes to memory. */
+static void test_l3_dma_without_ddio(void)
+{
+    cache_hier *h = l3_hier(1, 0);
+    ps_t t = 0;
+    cache_access(h, 0, LN(0), 8, 0, t);
+    for (int k = 1; k <= 6; k++)
+        cache_access(h, 0, LN(4 * k), 8, 0, t += US);
+    cache_dma_write(h, LN(0), 16);
+    CU_ASSERT_EQUAL(cache_l3_stats_of(h)->dma_inval, 1);
+    CU_ASSERT_EQUAL(cache_l3_stats_of(h)->ddio_fills, 0);
+    CU_ASSERT_EQUAL(cache_access(h, 0, LN(0), 8, 0, t += US), MEM);
+    cache_hier_free(h);
+}
+
+/* With DDIO a device write puts its lines in the L3: a CPU that never read
+ * them finds them there (a received packet's header), in every CPU. */
+static void test_l3_ddio(void)
+{
+    cache_hier *h = l3_hier(2, 1);
+    cache_dma_write(h, LN(10), 128);          /* lines 10 and 11 */
+    CU_ASSERT_EQUAL(cache_l3_stats_of(h)->ddio_fills, 2);
+    CU_ASSERT_EQUAL(cache_access(h, 0, LN(10), 128, 0, 0), L3LAT + L2S);   /* two lines through the L3 pipe */
+    CU_ASSERT_EQUAL(cache_access(h, 1, LN(11), 8, 0, US), L3LAT);
+    /* a line the CPU holds is invalidated in its L1 and refreshed in the L3 */
+    cache_dma_write(h, LN(10), 8);
+    CU_ASSERT_EQUAL(level_of(h, 0, LN(10)), 0);
+    CU_ASSERT_EQUAL(cache_access(h, 0, LN(10), 8, 0, 2 * US), L3LAT);
+    cache_hier_free(h);
+}
+
+static void test_l3_profile_checks(void)
+{
+    cache_profile p = tiny();
+    p.ddio = 1;
+    CU_ASSERT_STRING_EQUAL(cache_profile_check(&p), "DDIO needs an L3");
+    p.l3_size = 4096;
+    p.l3_ways = 4;
+    p.l3_cycles = 10;       /* below the L2's 12 */
+    CU_ASSERT_STRING_EQUAL(cache_profile_check(&p), "the L3 latency must be finite and not below the L2 latency");
+    p.l3_cycles = 40;
+    p.l3_ways = 3;
+    CU_ASSERT_PTR_NOT_NULL(cache_profile_check(&p));
+    p.l3_ways = 4;
+    CU_ASSERT_PTR_NULL(cache_profile_check(&p));
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("CacheModel", NULL, NULL);
@@ -765,6 +857,10 @@ static void register_suites(void)
     CU_add_test(s, "MatchesReferenceLru", test_matches_reference_lru);
     CU_add_test(s, "OpteronProfile", test_opteron_profile);
     CU_add_test(s, "OpteronExclusiveSweep", test_opteron_exclusive_sweep);
+    CU_add_test(s, "L3ServesWhatTheL2Dropped", test_l3_serves_l2_victims);
+    CU_add_test(s, "DmaWriteDropsL3LineWithoutDdio", test_l3_dma_without_ddio);
+    CU_add_test(s, "DdioPutsDmaWritesInL3", test_l3_ddio);
+    CU_add_test(s, "L3ProfileChecks", test_l3_profile_checks);
 }
 
 int main(int argc, char **argv)
