@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_BYTES (32u << 20)
+#define ARENA_BYTES (160u << 20)   /* room for two LPM tables (driver/apps/lpm.h) */
 
 struct plat_dev *fake_create(void)
 {
