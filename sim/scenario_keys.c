@@ -41,7 +41,8 @@ const scenario_key nicsim_keys[] = {
 
     { "cpu",    "mhz",              SCN_DOUBLE, "1600",      "1",    "100000",  NULL, "CPU clock" },
     { "cpu",    "mmio_write_ns",    SCN_DOUBLE, "250",       "0",    "100000",  NULL, "CPU stall to issue one posted (uncached) MMIO write" },
-    { "cpu",    "cache",            SCN_ENUM,   "opteron-1.6ghz", NULL, NULL,   "opteron-1.6ghz", "cache hierarchy profile (models/cache_model.c: sizes, ways, latencies)" },
+    { "cpu",    "cache",            SCN_ENUM,   "opteron-1.6ghz", NULL, NULL,   "opteron-1.6ghz|ivybridge-ep-2.8ghz", "cache hierarchy profile (models/cache_model.c: sizes, ways, latencies; the Ivy Bridge has a shared L3)" },
+    { "cpu",    "ddio",             SCN_BOOL,   "false",     NULL,   NULL,      NULL, "Data Direct I/O: the NICs' DMA writes go into the shared L3 (needs a profile with one)" },
     { "cpu",    "mem_ns",           SCN_DOUBLE, "80",        "1",    "100000",  NULL, "memory latency of a cache miss (overrides the cache profile's)" },
     { "cpu",    "copy_cycles_per_line", SCN_DOUBLE, "20",    "0",    "100000",  NULL, "the instructions of copying 64 bytes (memory accesses are charged by the cache model)" },
     { "cpu",    "wmb_cycles",       SCN_DOUBLE, "20",        "0",    "100000",  NULL, "write barrier (sfence)" },

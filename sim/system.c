@@ -681,6 +681,12 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
         return -1;
     }
     cp.mem_ns = scenario_double(sc, "cpu", "mem_ns");
+    cp.ddio = scenario_bool(sc, "cpu", "ddio");
+    if (cp.ddio && !cp.l3_size) {
+        snprintf(err, errlen, "cpu.ddio: DDIO needs a cache profile with an L3; cpu.cache '%s' has none",
+                 scenario_str(sc, "cpu", "cache"));
+        return -1;
+    }
     sys->caches = cache_hier_new(&cp, SYS_MAX_CPUS, prof.mhz);
     if (!sys->caches) {
         snprintf(err, errlen, "cpu: bad cache profile (%s)", cache_profile_check(&cp));
