@@ -19,7 +19,7 @@ static void gen_arrival(void *ctx, uint64_t arg)
         sp->gen_done = 1;
 }
 
-int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
+void link_partner_cfg(const nicsim_system *sys, const sim_port *sp, link_gen_cfg *out)
 {
     const scenario *sc = sys->sc;
     link_gen_cfg cfg;
@@ -38,13 +38,25 @@ int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errl
     cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
     cfg.src_mac[5] = (uint8_t)(0x10 + sp->index);
     cfg.dst_mac[5] = (uint8_t)(0x20 + sp->index);
+    *out = cfg;
+}
+
+int link_partner_create_cfg(sim_port *sp, const link_gen_cfg *cfg, char *err, size_t errlen)
+{
     char e[200];
-    sp->gen = link_gen_new(&cfg, e, sizeof e);
+    sp->gen = link_gen_new(cfg, e, sizeof e);
     if (!sp->gen) {
         snprintf(err, errlen, "gen (eth%d): %s", sp->index, e);
         return -1;
     }
     return 0;
+}
+
+int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errlen)
+{
+    link_gen_cfg cfg;
+    link_partner_cfg(sys, sp, &cfg);
+    return link_partner_create_cfg(sp, &cfg, err, errlen);
 }
 
 void link_partner_go(sim_port *sp, ps_t up)

@@ -75,14 +75,29 @@ static txd_view txd_of(const sim_port *sp)
 
 static const char *cpu_app_name(const sim_cpu *c)
 {
-    return c->router ? "router" : c->sink_port ? "sink" : "pktgen";
+    return c->router ? "router" : c->sink_port ? "sink" : c->l3fwd ? "l3fwd" : "pktgen";
+}
+
+/* Does port p count in the run's transmit rate: a pktgen port, or an
+ * output of the l3fwd forwarder (the router's rates are its own tables). */
+static int tx_counted(const sim_port *sp)
+{
+    return sp->pktgen_on || sp->l3fwd_on;
+}
+
+int report_tx_ports(const nicsim_system *sys)
+{
+    int n = 0;
+    for (int p = 0; p < sys->nports; p++)
+        n += tx_counted(&sys->port[p]);
+    return n;
 }
 
 double report_tx_pps(const nicsim_system *sys)
 {
     double s = 0;
     for (int p = 0; p < sys->nports; p++)
-        if (sys->port[p].pktgen_on)
+        if (tx_counted(&sys->port[p]))
             s += link_wire_pps(&sys->port[p].wire);
     return s;
 }
@@ -91,7 +106,7 @@ double report_tx_mbps(const nicsim_system *sys)
 {
     double s = 0;
     for (int p = 0; p < sys->nports; p++)
-        if (sys->port[p].pktgen_on)
+        if (tx_counted(&sys->port[p]))
             s += port_mbps(&sys->port[p]);
     return s;
 }

@@ -23,6 +23,8 @@ int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen
  * pktgen_reclaimed, sink_packets) into JSON object o. */
 void report_rx_counters_json(cJSON *o, const sim_port *sp);
 void report_tx_counters_json(cJSON *o, const sim_port *sp);
+/* The ports whose rates report_tx_pps sums: pktgen's, or the l3fwd forwarder's. */
+int report_tx_ports(const nicsim_system *sys);
 /* Sum of the transmitting ports' TX packets per second. */
 double report_tx_pps(const nicsim_system *sys);
 uint64_t report_tx_packets(const nicsim_system *sys);

@@ -7,7 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
-    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], or the sink of [sink] (receiving what [gen] sends)" },
+    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), or the poll-mode forwarder of [l3fwd] (82599s)" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "4",       NULL, "NIC cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1, ...), each on its own PCI-X segment or PCIe link" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
@@ -60,6 +60,10 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "cost_stack_rx",    SCN_DOUBLE, "650",       "0",    "1000000", NULL, "named cost, cycles: netif_receive_skb, eth_type_trans, ip_rcv per frame" },
     { "cpu",    "cost_fib_lookup",  SCN_DOUBLE, "12000",     "0",    "10000000", NULL, "named cost, cycles: route-cache miss: FIB lookup, dst allocation, cache insertion" },
     { "cpu",    "cost_ip_forward",  SCN_DOUBLE, "550",       "0",    "1000000", NULL, "named cost, cycles: ip_forward through dev_queue_xmit per routed frame" },
+    { "cpu",    "cost_l3fwd_pkt",   SCN_DOUBLE, "30",        "0",    "1000000", NULL, "named cost, cycles: l3fwd's own instructions per packet (parse, checks, rewrite)" },
+    { "cpu",    "cost_l3fwd_rx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one rx burst call of l3fwd (the PMD's call and loop set-up)" },
+    { "cpu",    "cost_l3fwd_tx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one tx burst call of l3fwd (the PMD's call and loop set-up)" },
+    { "cpu",    "cost_l3fwd_group", SCN_DOUBLE, "20",        "0",    "1000000", NULL, "named cost, cycles: l3fwd multi-buffer: one group's vector work (gather, port compare)" },
 
     { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
     { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
@@ -96,6 +100,14 @@ const scenario_key nicsim_keys[] = {
     { "router", "rt_max_entries",   SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache entries before the oldest are reused" },
     { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on without work before it stops" },
 
+    { "l3fwd",  "ports",            SCN_UINT,   "4",         "1",    "4",       NULL, "ports forwarded between: port 0 of cards 0..N-1 (eth0, eth2, eth4, eth6), one 82599 each (system.cards must be at least this)" },
+    { "l3fwd",  "path",             SCN_ENUM,   "scalar",    NULL,   NULL,      "scalar|multi", "scalar: one packet at a time, a tx burst (tail write) per packet; multi: groups of l3fwd.group, lookups together, a tx burst per run of packets for one port" },
+    { "l3fwd",  "group",            SCN_UINT,   "8",         "4",    "8",       NULL, "multi: packets per group (4 or 8)" },
+    { "l3fwd",  "burst",            SCN_UINT,   "32",        "1",    "32",      NULL, "rx burst: frames taken from a port per poll" },
+    { "l3fwd",  "prefetch_ahead",   SCN_UINT,   "3",         "0",    "32",      NULL, "the packet whose data is prefetched, this many ahead (the sample's PREFETCH_OFFSET)" },
+    { "l3fwd",  "tx_free_thresh",   SCN_UINT,   "32",        "1",    "4096",    NULL, "reclaim TX descriptors when fewer are free" },
+    { "l3fwd",  "pattern",          SCN_ENUM,   "ipv4-cont-burst", NULL, NULL,  "ipv4-cont-burst|ipv6-cont-burst|ipv4-ipv6-cont-burst|ipv4-4streamsx1|ipv4-4streamsx8", "what each input port's link partner sends ([gen] gives size, rate, count): cont-burst: all to one output port (port i to port i xor 1), IPv4, IPv6 or both one by one; 4streamsxN: N packets to port 0, N to port 1, ... port 3, repeated" },
+    { "l3fwd",  "drain_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
     { "sink",   "port",             SCN_UINT,   "0",         "0",    "3",       NULL, "the port the link partner sends to; its own CPU receives (82546: e1000 core, 82599: ixgbe core)" },
     { "sink",   "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per round" },
     { "sink",   "touch",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "read each frame's first 64 bytes (the stack's header read)" },

@@ -131,9 +131,10 @@ int cmd_sweep(const cli *c)
                 scenario_free(sc);
             break;
         }
-        int nports = sys.port[0].pktgen_on + sys.port[1].pktgen_on;
+        int nports = report_tx_ports(&sys);
+        const char *sizes = strcmp(scenario_str(sc, "system", "app"), "pktgen") ? "gen" : "pktgen";
         double wire = nports * report_wire_pps(scenario_double(sc, "link", "gbps"),
-                                               (unsigned)scenario_uint(sc, "pktgen", "size"));
+                                               (unsigned)scenario_uint(sc, sizes, "size"));
         double pps = report_tx_pps(&sys);
         double mbps = report_tx_mbps(&sys);
         for (int k = 0; k < nk; k++) {

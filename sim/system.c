@@ -1,6 +1,7 @@
 #include "system.h"
 #include "app_router.h"
 #include "app_sink.h"
+#include "app_l3fwd.h"
 #include "driver_options.h"
 #include "../driver/ixgbe/ixgbe_regs.h"
 #include <errno.h>
@@ -432,7 +433,7 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     p->irq_exit_ns = scenario_double(sc, "cpu", "irq_exit_ns");
     static const char *const named[] = {
         "pktgen_pkt", "pktgen_gettimeofday", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
-        "fib_lookup", "ip_forward",
+        "fib_lookup", "ip_forward", "l3fwd_pkt", "l3fwd_rx_burst", "l3fwd_tx_burst", "l3fwd_group",
     };
     for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
         char key[64];
@@ -498,6 +499,8 @@ static int port_driven(const nicsim_system *sys, int p)
         return 1;
     if (!strcmp(app, "sink"))
         return (int)scenario_uint(sys->sc, "sink", "port") == p;
+    if (!strcmp(app, "l3fwd"))
+        return app_l3fwd_port(sys->sc, p);
     return sys->port[p].pktgen_on;
 }
 
@@ -617,16 +620,17 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
     const char *ports = scenario_str(sc, "pktgen", "ports");
     int router = !strcmp(scenario_str(sc, "system", "app"), "router");
     int sink = !strcmp(scenario_str(sc, "system", "app"), "sink");
+    int l3fwd = !strcmp(scenario_str(sc, "system", "app"), "l3fwd");
     int ntx = 0;
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         sp->index = p;
         sp->card = &sys->card[p / 2];
         sp->func = p % 2;
-        sp->pktgen_on = !router && !sink && driver_options_pktgen_port(sc, p);
-        ntx += router ? p % 2 : sp->pktgen_on;
+        sp->pktgen_on = !router && !sink && !l3fwd && driver_options_pktgen_port(sc, p);
+        ntx += router ? p % 2 : l3fwd ? app_l3fwd_port(sc, p) : sp->pktgen_on;
     }
-    if (!router && !sink && ntx > SYS_MAX_CPUS) {
+    if (!router && !sink && !l3fwd && ntx > SYS_MAX_CPUS) {
         snprintf(err, errlen, "pktgen.ports: '%s' names %d ports; pktgen runs one CPU per port, at most %d",
                  ports, ntx, SYS_MAX_CPUS);
         return -1;
@@ -640,7 +644,7 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
     const char *pcap = scenario_str(sc, "capture", "pcap");
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
-        int transmits = router ? p % 2 == 1 : sp->pktgen_on;
+        int transmits = router ? p % 2 == 1 : l3fwd ? app_l3fwd_port(sc, p) : sp->pktgen_on;
         if (transmits && pcap[0] && (parts & BUILD_CPUS)) {
             if (pcap_path_for(pcap, p, ntx, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
                 return -1;
@@ -696,6 +700,8 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
         return app_router_build(sys, &prof, err, errlen);
     if (sink)
         return app_sink_build(sys, &prof, err, errlen);
+    if (l3fwd)
+        return app_l3fwd_build(sys, &prof, err, errlen);
     /* pktgen: a CPU per transmitting port */
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
@@ -930,6 +936,7 @@ void system_drivers_down(nicsim_system *sys)
     sys->drivers_down = 1;
     app_router_free(sys);
     app_sink_free(sys);
+    app_l3fwd_free(sys);
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
         if (sp->pg_up)

@@ -59,6 +59,7 @@ typedef struct sim_cpu {
     int nports;
     struct router *router;      /* a router CPU's app (NULL for pktgen) */
     struct sim_port *sink_port; /* a sink CPU's port (NULL for pktgen and router) */
+    struct l3fwd_app *l3fwd;    /* an l3fwd CPU's forwarder and routes (sim/app_l3fwd.c) */
     ps_t drain;                 /* a router or sink CPU runs on this long after its last input */
     ps_t last_work;             /* router, sink: when a step last did work */
 } sim_cpu;
@@ -95,6 +96,7 @@ typedef struct sim_port {
     sim_card *card;
     int func;
     int pktgen_on;
+    int l3fwd_on;               /* one of the l3fwd forwarder's ports */
     struct plat_dev pd;         /* the handle of the CPU that drives the port */
     struct e1000_dev_opts dopt;
     struct e1000_tx_opts topt;

@@ -1,0 +1,13 @@
+/* The l3fwd experiment as a system (sim/app_l3fwd.c). */
+#ifndef NICSIM_APP_L3FWD_H
+#define NICSIM_APP_L3FWD_H
+#include <stddef.h>
+#include "system.h"
+
+/* 1 if port p is one of the forwarder's (port 0 of each of the first
+ * l3fwd.ports cards). */
+int app_l3fwd_port(const scenario *sc, int p);
+int app_l3fwd_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen);
+void app_l3fwd_free(nicsim_system *sys);
+
+#endif
