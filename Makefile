@@ -72,7 +72,7 @@ RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all systemc deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
+.PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
         hil hil-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
@@ -413,6 +413,13 @@ check: all unit rtl-tests sys-tests
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-san:
 	$(MAKE) BUILD=build/san SAN="$(SAN_FLAGS)" OPT=-O1 check
+
+# The l3fwd experiment (issue 8): five traffic patterns, scalar and
+# multi-buffer paths, on four 82599s; the table on stdout, the rows in
+# build/l3fwd.json (docs/l3fwd.md).
+l3fwd: deps
+	$(MAKE) all
+	$(BUILD)/nicsim l3fwd testbench/scenarios/l3fwd.ini --json $(BUILD)/l3fwd.json
 
 bench: deps
 	$(MAKE) all

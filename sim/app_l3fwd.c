@@ -196,3 +196,24 @@ void app_l3fwd_free(nicsim_system *sys)
         sys->cpu[i].l3fwd = NULL;
     }
 }
+
+int app_l3fwd_totals_of(const nicsim_system *sys, app_l3fwd_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    if (sys->ncpus < 1 || !sys->cpu[0].l3fwd)
+        return -1;
+    const struct l3fwd *f = &sys->cpu[0].l3fwd->fwd;
+    for (int p = 0; p < f->nports; p++) {
+        const struct l3fwd_port_stats *st = &f->stats[p];
+        t->rx += st->rx;
+        t->tx += st->tx;
+        t->tx_bursts += st->tx_bursts;
+        t->rx_bursts += st->rx_bursts;
+        t->rx_empty += st->rx_empty;
+        t->drops += st->drop_bad + st->drop_no_route + st->drop_ring_full;
+    }
+    t->lookups = f->lpm_stats.lookups;
+    t->entry_reads = f->lpm_stats.entry_reads;
+    t->groups = f->groups;
+    return 0;
+}

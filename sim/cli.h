@@ -32,5 +32,6 @@ int cmd_sweep(const cli *c);
 int cmd_bench(const cli *c);
 int cmd_validate(const cli *c);
 int cmd_buscalc(const cli *c);
+int cmd_l3fwd(const cli *c);
 
 #endif

@@ -23,6 +23,8 @@
  *                counters and end time equal the C harness's for pktgen and sink on
  *                both NICs and for quanta from 1 ns to 1 ms; usage errors (exit 2);
  *                the example platform of docs/systemc.md sends its frame
+ *   L3fwd        nicsim l3fwd: five patterns, both paths, JSON rows, tail writes per
+ *                packet by pattern, determinism; refused configurations
  */
 #include "../unit/gtest_cunit.h"
 
@@ -1781,6 +1783,80 @@ static void test_systemc_example(void)
     proc_free(&p);
 }
 
+/* ---- l3fwd ---------------------------------------------------------------- */
+
+#define L3FWD_SCENARIO "testbench/scenarios/l3fwd.ini"
+
+/* nicsim l3fwd: the five patterns in the table and the JSON rows, rates
+ * above zero, diff_pct = (multi - scalar) / scalar, the multi path writing
+ * fewer tails per packet where destinations repeat and as many where they
+ * alternate (4STREAMSX1), and the same JSON from a second run. */
+static void test_l3fwd_table_and_json(void)
+{
+    const char *dir = make_tmpdir();
+    char *json[2] = { path_in(dir, "a.json"), path_in(dir, "b.json") };
+    for (int r = 0; r < 2; r++) {
+        proc p;
+        RUN(&p, "l3fwd", L3FWD_SCENARIO, "gen.count=3000", "--json", json[r]);
+        require_ok(&p);
+        static const char *const names[] = { "IPV4-CONT-BURST", "IPV6-CONT-BURST", "IPV4/IPV6-CONT-BURST",
+                                             "IPV4-4STREAMSX1", "IPV4-4STREAMSX8" };
+        for (int i = 0; i < 5; i++)
+            CHECK(strstr(p.out, names[i]) != NULL, "%s: the table has no row %s:\n%s", p.cmd, names[i], p.out);
+        CHECK(strstr(p.out, "scalar Mpps") && strstr(p.out, "multi Mpps") && strstr(p.out, "tail writes"),
+              "%s: table headings missing:\n%s", p.cmd, p.out);
+        proc_free(&p);
+    }
+    cJSON *j = load_json(json[0]);
+    const cJSON *rows = jget(j, "rows");
+    REQUIRE(cJSON_GetArraySize(rows) == 5, "%s: expected 5 rows", json[0]);
+    for (int i = 0; i < 5; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "rows/%d/scalar_pps", i);
+        double s = jnum(j, path, json[0]);
+        snprintf(path, sizeof path, "rows/%d/multi_pps", i);
+        double m = jnum(j, path, json[0]);
+        snprintf(path, sizeof path, "rows/%d/diff_pct", i);
+        double d = jnum(j, path, json[0]);
+        CHECK(s > 0 && m > 0, "row %d: rates %.0f and %.0f", i, s, m);
+        CHECK(fabs(d - 100 * (m - s) / s) < 1e-9, "row %d: diff_pct %.3f for %.0f -> %.0f", i, d, s, m);
+        snprintf(path, sizeof path, "rows/%d/multi/tail_writes_per_packet", i);
+        double tm = jnum(j, path, json[0]);
+        snprintf(path, sizeof path, "rows/%d/scalar/tail_writes_per_packet", i);
+        double ts = jnum(j, path, json[0]);
+        CHECK(ts == 1, "row %d: scalar writes %.3f tails per packet", i, ts);
+        if (i == 3)
+            CHECK(tm > 0.9, "4STREAMSX1: multi writes %.3f tails per packet (destinations alternate)", tm);
+        else
+            CHECK(tm < 0.3, "row %d: multi writes %.3f tails per packet", i, tm);
+    }
+    CHECK(jnum(j, "rows/1/scalar/lookup_entry_reads_per_packet", json[0]) == 4, "IPv6 /48: 4 entry reads");
+    CHECK(jnum(j, "rows/0/scalar/lookup_entry_reads_per_packet", json[0]) == 1, "IPv4 /24: 1 entry read");
+    cJSON_Delete(j);
+    size_t n0, n1;
+    char *a = slurp(json[0], &n0), *b = slurp(json[1], &n1);
+    CHECK(a && b && n0 == n1 && memcmp(a, b, n0) == 0, "two l3fwd runs wrote different JSON");
+    free(a);
+    free(b);
+}
+
+static void test_l3fwd_refusals(void)
+{
+    struct { char *args[6]; const char *says; } cases[] = {
+        { { "run", L3FWD_SCENARIO, "nic.model=82546", NULL }, "nic.model: l3fwd runs on the ixgbe core" },
+        { { "run", L3FWD_SCENARIO, "system.cards=2", NULL }, "system.cards: l3fwd.ports = 4 needs 4 cards" },
+        { { "l3fwd", SCENARIO, NULL }, "system.app is 'pktgen', expected l3fwd" },
+        { { "run", L3FWD_SCENARIO, "l3fwd.pattern=ipv5", NULL }, "l3fwd.pattern" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        proc p;
+        run_argv(&p, NULL, cases[i].args);
+        CHECK(p.status == 2, "%s: exit status %d, expected 2\nstderr:\n%s", p.cmd, p.status, p.err);
+        CHECK(strstr(p.err, cases[i].says) != NULL, "%s: stderr does not say '%s':\n%s", p.cmd, cases[i].says, p.err);
+        proc_free(&p);
+    }
+}
+
 /* ---- registration ------------------------------------------------------ */
 
 typedef struct test_def {
@@ -1834,6 +1910,10 @@ static void register_suites(void)
         { "UsageErrorsExit2", test_systemc_usage },
         { "ExamplePlatformSendsAFrame", test_systemc_example },
     };
+    static const test_def l3fwd[] = {
+        { "TableAndJson", test_l3fwd_table_and_json },
+        { "Refusals", test_l3fwd_refusals },
+    };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
     };
@@ -1870,6 +1950,7 @@ static void register_suites(void)
     ADD_SUITE("CliKeys", keys);
     ADD_SUITE("HwCli", hw);
     ADD_SUITE("SystemC", systemc);
+    ADD_SUITE("L3fwd", l3fwd);
 }
 
 int main(int argc, char **argv)
