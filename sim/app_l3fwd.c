@@ -6,6 +6,7 @@
 #include "app_l3fwd.h"
 #include "driver_options.h"
 #include "link_partner.h"
+#include "port_ixgbe.h"
 #include "../driver/apps/l3fwd.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,27 +35,7 @@ static sim_port *fwd_port(sim_cpu *c, int i)
 
 static int bring_up_port(sim_port *sp)
 {
-    int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: ixgbe bring-up failed (%d%s)", sp->index, rc,
-                 ixgbe_dev_init_why(rc));
-        return -1;
-    }
-    rc = ixgbe_rxq_setup(&sp->ixrxq, &sp->ixdev, 0, &sp->ixropt, NULL);
-    sp->ixrxq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d%s)", sp->index, rc,
-                 rc == IXGBE_ERR_PARAM ? ": driver.rx_ring must be a power of 2, 64..4096" : "");
-        return -1;
-    }
-    rc = ixgbe_txq_setup(&sp->ixtxq, &sp->ixdev, 0, &sp->ixtopt);
-    sp->ixtxq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: TX ring setup failed (%d%s)", sp->index, rc,
-                 rc == IXGBE_ERR_PARAM ? ": driver.tx_ring must be a power of 2, 64..4096" : "");
-        return -1;
-    }
-    return 0;
+    return port_ixgbe_dev_up(sp) != 0 || port_ixgbe_rxq_up(sp) != 0 || port_ixgbe_txq_up(sp) != 0 ? -1 : 0;
 }
 
 /* The routes: port k's IPv4 /24 and IPv6 /48. */

@@ -6,6 +6,7 @@
 #include "app_sink.h"
 #include "driver_options.h"
 #include "link_partner.h"
+#include "port_ixgbe.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -30,24 +31,8 @@ static int bring_up_e1000(sim_port *sp, struct sink_rxops *rx)
  * throttled by EITR(0) = driver.eitr_us. */
 static int bring_up_ixgbe(sim_port *sp, struct sink_rxops *rx)
 {
-    int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: ixgbe bring-up failed (%d%s)", sp->index, rc,
-                 rc == IXGBE_ERR_LINK ? ": no link" : "");
+    if (port_ixgbe_dev_up(sp) != 0 || port_ixgbe_rxq_up(sp) != 0 || port_ixgbe_irq_up(sp) != 0)
         return -1;
-    }
-    rc = ixgbe_rxq_setup(&sp->ixrxq, &sp->ixdev, 0, &sp->ixropt, NULL);
-    sp->ixrxq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d%s)", sp->index, rc,
-                 rc == IXGBE_ERR_PARAM ? ": driver.rx_ring must be a power of 2, 64..4096" : "");
-        return -1;
-    }
-    if (ixgbe_set_eitr(&sp->ixdev, 0, sp->eitr_us) != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: driver.eitr_us %u out of range", sp->index, sp->eitr_us);
-        return -1;
-    }
-    ixgbe_irq_enable(&sp->ixdev, 1u << 0);
     sink_bind_ixgbe(rx, &sp->ixrxq);
     return 0;
 }

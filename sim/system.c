@@ -2,6 +2,7 @@
 #include "app_router.h"
 #include "app_sink.h"
 #include "app_l3fwd.h"
+#include "port_ixgbe.h"
 #include "driver_options.h"
 #include "../driver/ixgbe/ixgbe_regs.h"
 #include <errno.h>
@@ -190,26 +191,8 @@ void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
  * cause (EICR bit 0, rtl/ixgbe_intr.v's fixed mapping) unmasked. */
 static int bring_up_ixgbe(sim_port *sp, struct pktgen_txops *tx)
 {
-    int p = sp->index;
-    int rc = ixgbe_dev_init(&sp->ixdev, &sp->pd, &sp->ixdopt);
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "port %d: ixgbe bring-up failed (%d%s)", p, rc,
-                 ixgbe_dev_init_why(rc));
+    if (port_ixgbe_dev_up(sp) != 0 || port_ixgbe_txq_up(sp) != 0 || port_ixgbe_irq_up(sp) != 0)
         return -1;
-    }
-    rc = ixgbe_txq_setup(&sp->ixtxq, &sp->ixdev, 0, &sp->ixtopt);
-    sp->ixtxq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "port %d: TX ring setup failed (%d%s)", p, rc,
-                 rc == IXGBE_ERR_PARAM ? ": driver.tx_ring must be a power of 2, 64..4096" : "");
-        return -1;
-    }
-    /* the interval before the mask: no interrupt comes unthrottled */
-    if (ixgbe_set_eitr(&sp->ixdev, 0, sp->eitr_us) != 0) {
-        snprintf(sp->err, sizeof sp->err, "port %d: driver.eitr_us %u out of range", p, sp->eitr_us);
-        return -1;
-    }
-    ixgbe_irq_enable(&sp->ixdev, 1u << 0);
     pktgen_bind_ixgbe(tx, &sp->ixtxq);
     return 0;
 }
