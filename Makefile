@@ -25,7 +25,8 @@ LDLIBS := -lpcap -linih -lcjson -lm
 TEST_LDLIBS := -lcunit $(LDLIBS)
 
 # Debian packages the build and tests need (see README "Dependencies").
-DEB_PKGS := build-essential verilator libsystemc-dev libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys
+DEB_PKGS := build-essential verilator libsystemc-dev libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys \
+            gnuplot-nox parallel
 DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
 # ---- sources --------------------------------------------------------------
@@ -386,7 +387,7 @@ DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
 run: deps
 	$(MAKE) all
 	$(BUILD)/nicsim sweep testbench/scenarios/e1000-pktgen.ini $(DEFAULT_SWEEP) \
-	  --csv $(BUILD)/default-sweep.csv --json $(BUILD)/default-sweep.json
+	  --csv $(BUILD)/default-sweep.csv --json $(BUILD)/default-sweep.json --plot $(BUILD)/default-sweep.svg
 
 # Every test: lint, the synthesis check, then unit, RTL (the differential
 # checker's 10,000 sequences per personality among them) and system tests,

@@ -17,6 +17,15 @@ typedef struct cli {
     const char *csv;
     const char *list;
     int repeat;                 /* bench: runs of each benchmark (1..100) */
+    /* sweep */
+    long jobs;                  /* -j: points at once (0: one per core) */
+    int zip;                    /* --zip: pair the keys' values instead of combining them */
+    const char *plot;           /* --plot FILE.svg|.png */
+    const char *emit_jobs;      /* --emit-jobs FILE */
+    const char *emit_slurm;     /* --emit-slurm DIR */
+    const char *results;        /* --results DIR: keep (or, with --point, write) point results there */
+    long point;                 /* --point N: run only point N (1-based) */
+    double timeout;             /* --timeout S: a point running longer is killed (0: none) */
 } cli;
 
 /* Load a scenario with overrides and the cross-key checks; NULL and a
@@ -33,5 +42,6 @@ int cmd_bench(const cli *c);
 int cmd_validate(const cli *c);
 int cmd_buscalc(const cli *c);
 int cmd_l3fwd(const cli *c);
+int cmd_merge(const cli *c);
 
 #endif

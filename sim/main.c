@@ -17,9 +17,23 @@ static const char usage[] =
     "      Simulate one scenario; print per-port TX/RX kpps and Mbit/s, a netstat -i\n"
     "      style Kernel Interface table, interrupts, PCI-X or PCIe bus utilization and each\n"
     "      CPU's cycles per packet by category.\n"
-    "  nicsim sweep SCENARIO.ini key=v1,v2,... [key=... ...] [--csv FILE] [--json FILE]\n"
-    "      Run every combination of the listed values (a key with one value is a plain\n"
-    "      override) and print measured beside wire-speed packet rates.\n"
+    "  nicsim sweep SCENARIO.ini key=VALUES [key=VALUES ...] [-j N] [--zip] [--csv FILE]\n"
+    "               [--json FILE] [--plot FILE.svg|.png] [--timeout S] [--results DIR]\n"
+    "      Run every combination of the keys' values (VALUES: v1,v2,... and ranges\n"
+    "      FROM..TO:STEP, mixed; --zip pairs the keys' values instead; a key with one\n"
+    "      value is a plain override), each point in a process of its own, N at a time\n"
+    "      (default: one per core; results do not depend on N), with progress on\n"
+    "      stderr; print measured beside wire-speed packet rates.  --plot draws the\n"
+    "      rate against the first key, one series per value of the second, with the\n"
+    "      wire speed (gnuplot).  A point that fails (bad value, crash, --timeout) is\n"
+    "      reported with its command; the others go on; the exit status is then 1 and\n"
+    "      the point is marked failed in the CSV and JSON.\n"
+    "  nicsim sweep ... --emit-jobs FILE [--results DIR]   |   --emit-slurm DIR\n"
+    "      Write one self-contained command per point (for GNU parallel: parallel -j N\n"
+    "      < FILE), or a Slurm job-array script DIR/sweep.sbatch; each point writes its\n"
+    "      result into the results folder (default FILE.results, or DIR).\n"
+    "  nicsim merge DIR [--csv FILE] [--json FILE] [--plot FILE]\n"
+    "      The sweep's table and files from a results folder, as the sweep writes them.\n"
     "  nicsim bench SCENARIO.ini [section.key=value ...] [--repeat N] [--json FILE]\n"
     "  nicsim bench --list FILE [--repeat N] [--json FILE]\n"
     "      Run each scenario N times (default 3), each run in its own child process,\n"
@@ -82,6 +96,36 @@ static int parse_cli(int argc, char **argv, cli *c)
                 c->csv = argv[++i];
             else
                 c->list = argv[++i];
+        } else if (!strcmp(a, "--plot") || !strcmp(a, "--emit-jobs") || !strcmp(a, "--emit-slurm") ||
+                   !strcmp(a, "--results")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "nicsim: %s needs a %s\n", a, strcmp(a, "--plot") && strcmp(a, "--emit-jobs") ? "folder" : "file name");
+                return -1;
+            }
+            const char **dst = !strcmp(a, "--plot") ? &c->plot : !strcmp(a, "--emit-jobs") ? &c->emit_jobs
+                               : !strcmp(a, "--emit-slurm") ? &c->emit_slurm : &c->results;
+            *dst = argv[++i];
+        } else if (!strcmp(a, "--zip")) {
+            c->zip = 1;
+        } else if (!strcmp(a, "-j") || !strncmp(a, "-j", 2) || !strcmp(a, "--point") || !strcmp(a, "--timeout")) {
+            int attached = !strncmp(a, "-j", 2) && a[2];
+            const char *v = attached ? a + 2 : i + 1 < argc ? argv[i + 1] : "";
+            char *end = NULL;
+            double d = strtod(v, &end);
+            int whole = strcmp(a, "--timeout") != 0;
+            if (!*v || *end || !(d >= (whole ? 1 : 0.001)) || d > 1e9 || (whole && d != (double)(long)d)) {
+                fprintf(stderr, "nicsim: %s: expected %s, got '%s'\n", attached ? "-j" : a,
+                        whole ? "a whole number >= 1" : "seconds > 0", v);
+                return -1;
+            }
+            if (!attached)
+                i++;
+            if (!strcmp(a, "--point"))
+                c->point = (long)d;
+            else if (!strcmp(a, "--timeout"))
+                c->timeout = d;
+            else
+                c->jobs = (long)d;
         } else if (!strcmp(a, "--repeat")) {
             char *end = NULL;
             long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -186,6 +230,13 @@ int main(int argc, char **argv)
         rc = cmd_validate(&c);
     } else if (!strcmp(c.cmd, "buscalc")) {
         rc = cmd_buscalc(&c);
+    } else if (!strcmp(c.cmd, "merge")) {
+        if (!c.scenario) {
+            fprintf(stderr, "nicsim merge: missing the results folder (of --emit-jobs or --emit-slurm)\n");
+            rc = EXIT_USAGE;
+        } else {
+            rc = cmd_merge(&c);
+        }
     } else if (!strcmp(c.cmd, "l3fwd")) {
         if (!c.scenario) {
             fprintf(stderr, "nicsim l3fwd: missing SCENARIO.ini\n");

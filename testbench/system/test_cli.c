@@ -14,7 +14,10 @@
  *   RingSizes    rings of 512/1024/4096 descriptors at bursts 1 and 3 send
  *                every packet (descriptor fetches cut at 4 KiB pages)
  *   Determinism  two identical runs give identical pcaps, JSON and report
- *   CliSweep     sweep table, CSV and JSON
+ *   CliSweep     sweep table, CSV and JSON; a bad point (the others finish, exit 1,
+ *                marked failed); ranges, -j 2 = -j 1, --zip; --emit-jobs run by GNU
+ *                parallel and merged = the -j 1 CSV (20 points), the plot; the Slurm
+ *                script (bash -n, two tasks by hand, merge)
  *   CliErrors    every user error: exit status 2, file:line message, no output
  *   CliKeys      `nicsim keys` lists every section the example scenario uses
  *   HwCli        nicsim-hw (nicsim-hw beside nicsim): --help, usage errors (exit 2),
@@ -1430,21 +1433,6 @@ static void test_err_bad_override(void)
 }
 
 /* Every point is checked before any runs: a bad second value costs nothing. */
-static void test_err_sweep_second_value(void)
-{
-    const char *dir = make_tmpdir();
-    char pcap_kv[PATH_MAX + 32];
-    snprintf(pcap_kv, sizeof pcap_kv, "capture.pcap=%s", path_in(dir, "p.pcap"));
-    proc p;
-    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,abc", "pktgen.count=100", pcap_kv, "--csv", path_in(dir, "s.csv"),
-        "--json", path_in(dir, "s.json"));
-    static const char *const keep[] = { NULL };
-    expect_usage_error(&p, "command line: 'pktgen.size=abc': pktgen.size: expected an integer", dir, keep);
-    CHECK(p.out[0] == 0, "the sweep printed although a point is bad:\n%s", p.out);
-    CHECK(strstr(p.err, "[1/") == NULL, "the sweep ran a point although another is bad:\n%s", p.err);
-    proc_free(&p);
-}
-
 static void test_err_unknown_command(void)
 {
     const char *dir = make_tmpdir();
@@ -1783,6 +1771,164 @@ static void test_systemc_example(void)
     proc_free(&p);
 }
 
+/* ---- sweeps at scale ------------------------------------------------------ */
+
+/* A point whose value is bad: the others run, the bad one is named with its
+ * command and marked failed in the table, CSV and JSON, exit status 1. */
+static void test_sweep_bad_point_others_finish(void)
+{
+    const char *dir = make_tmpdir();
+    char *csv = path_in(dir, "s.csv"), *json = path_in(dir, "s.json");
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,abc,128", "pktgen.count=1000", "--csv", csv, "--json", json);
+    CHECK(p.status == 1, "%s: exit status %d, expected 1\nstderr:\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.err, "point 2 failed (exit status 2): command line: 'pktgen.size=abc': pktgen.size: expected "
+                        "an integer") != NULL, "%s: the bad point is not named:\n%s", p.cmd, p.err);
+    CHECK(strstr(p.err, "command: nicsim run") && strstr(p.err, "pktgen.size=abc pktgen.count=1000"),
+          "%s: no command for the bad point:\n%s", p.cmd, p.err);
+    CHECK(strstr(p.out, "abc") && strstr(p.out, "FAILED"), "%s: the table does not mark it:\n%s", p.cmd, p.out);
+    proc_free(&p);
+    char *text = slurp(csv, NULL);
+    REQUIRE(text != NULL, "%s was not written", csv);
+    CHECK(strstr(text, "\n64,1000,1488095.238,") != NULL, "%s: no result for 64:\n%s", csv, text);
+    CHECK(strstr(text, "\nabc,1000,,,,,,failed\n") != NULL, "%s: the bad point is not marked:\n%s", csv, text);
+    CHECK(strstr(text, "\n128,1000,844594.595,") != NULL, "%s: no result for 128:\n%s", csv, text);
+    free(text);
+    cJSON *j = load_json(json);
+    CHECK(cJSON_IsTrue(jget(j, "points/1/failed")) && jnum(j, "points/1/exit_status", json) == 2,
+          "%s: points[1] is not marked failed with status 2", json);
+    CHECK(jget(j, "points/2/run") != NULL, "%s: points[2] has no run", json);
+    cJSON_Delete(j);
+}
+
+/* Ranges and value lists, their product; -j 2 writes what -j 1 writes
+ * (CSV byte for byte; JSON without the wall-clock fields); --zip pairs. */
+static void test_sweep_ranges_parallel_zip(void)
+{
+    const char *dir = make_tmpdir();
+    char *csv[2] = { path_in(dir, "1.csv"), path_in(dir, "2.csv") };
+    char *json[2] = { path_in(dir, "1.json"), path_in(dir, "2.json") };
+    for (int k = 0; k < 2; k++) {
+        proc p;
+        RUN(&p, "sweep", SCENARIO, "pktgen.size=64..256:64", "pktgen.burst=1,2", "pktgen.count=1000", "-j",
+            k ? "2" : "1", "--csv", csv[k], "--json", json[k]);
+        require_ok(&p);
+        proc_free(&p);
+    }
+    size_t n0, n1;
+    char *a = slurp(csv[0], &n0), *b = slurp(csv[1], &n1);
+    REQUIRE(a && b, "a sweep wrote no CSV");
+    CHECK(n0 == n1 && memcmp(a, b, n0) == 0, "-j 1 and -j 2 wrote different CSV:\n%s\n%s", a, b);
+    int lines = 0;
+    for (const char *l = a; (l = strchr(l, '\n')); l++)
+        lines++;
+    CHECK(lines == 9, "%d CSV lines, expected a header and 4 x 2 points:\n%s", lines, a);
+    CHECK(strstr(a, "\n192,2,1000,") != NULL, "no point for 192 and burst 2:\n%s", a);
+    free(a);
+    free(b);
+    char *j0 = json_without_wall(json[0]), *j1 = json_without_wall(json[1]);
+    CHECK(!strcmp(j0, j1), "-j 1 and -j 2 wrote different JSON");
+    free(j0);
+    free(j1);
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,128,256", "pktgen.burst=1,2,4", "pktgen.count=1000", "--zip",
+        "--csv", csv[0]);
+    require_ok(&p);
+    proc_free(&p);
+    a = slurp(csv[0], NULL);
+    CHECK(a && strstr(a, "\n64,1,1000,") && strstr(a, "\n128,2,1000,") && strstr(a, "\n256,4,1000,") &&
+          !strstr(a, "\n64,2,"), "--zip did not pair the values:\n%s", a ? a : "");
+    free(a);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64,128", "pktgen.burst=1,2,4", "--zip");
+    CHECK(p.status == 2 && strstr(p.err, "--zip: pktgen.size has 2 values, pktgen.burst has 3"),
+          "%s: exit %d:\n%s", p.cmd, p.status, p.err);
+    proc_free(&p);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=256..64");
+    CHECK(p.status == 2 && strstr(p.err, "the range ends below its start"), "%s: exit %d:\n%s", p.cmd, p.status,
+          p.err);
+    proc_free(&p);
+}
+
+/* 20 points: the emitted jobs run by GNU parallel (parallel -j2 < FILE) and
+ * merged give the CSV of `sweep -j 1` byte for byte; the plot is drawn. */
+static void test_sweep_emit_jobs_parallel_merge(void)
+{
+    REQUIRE(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is not installed (make test installs it)");
+    const char *dir = make_tmpdir();
+    char *ref = path_in(dir, "ref.csv"), *jobs = path_in(dir, "jobs.txt"), *res = path_in(dir, "res");
+    char *merged = path_in(dir, "merged.csv"), *svg = path_in(dir, "m.svg");
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64..1280:64", "pktgen.count=1000", "-j", "1", "--csv", ref);
+    require_ok(&p);
+    proc_free(&p);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64..1280:64", "pktgen.count=1000", "--emit-jobs", jobs, "--results", res);
+    require_ok(&p);
+    proc_free(&p);
+    char *text = slurp(jobs, NULL);
+    int n = 0;
+    for (const char *l = text; text && (l = strchr(l, '\n')); l++)
+        n++;
+    CHECK(n == 20, "%s: %d commands, expected 20", jobs, n);
+    free(text);
+    char shell[PATH_MAX + 64];
+    snprintf(shell, sizeof shell, "parallel -j2 < '%s'", jobs);
+    char *sh[] = { "-c", shell, NULL };
+    run_bin_argv(&p, "/bin/sh", dir, sh);
+    require_ok(&p);
+    proc_free(&p);
+    RUN(&p, "merge", res, "--csv", merged, "--plot", svg);
+    require_ok(&p);
+    proc_free(&p);
+    size_t n0, n1;
+    char *a = slurp(ref, &n0), *b = slurp(merged, &n1);
+    REQUIRE(a && b, "missing CSV");
+    CHECK(n0 == n1 && memcmp(a, b, n0) == 0, "merged CSV differs from sweep -j 1:\n%s\n%s", a, b);
+    free(a);
+    free(b);
+    char *plot = slurp(svg, NULL);
+    CHECK(plot && strstr(plot, "<svg") && strstr(plot, "pktgen.size (bytes)") && strstr(plot, "wire speed"),
+          "%s: not the plot expected", svg);
+    free(plot);
+}
+
+/* The Slurm script: valid bash; two array tasks run by hand write their
+ * points; merge then reports the other 18 missing (exit 1). */
+static void test_sweep_slurm_script(void)
+{
+    const char *dir = make_tmpdir();
+    char *sd = path_in(dir, "slurm");
+    proc p;
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64..1280:64", "pktgen.count=1000", "--emit-slurm", sd);
+    require_ok(&p);
+    proc_free(&p);
+    char script[PATH_MAX + 32];
+    snprintf(script, sizeof script, "%s/sweep.sbatch", sd);
+    char *text = slurp(script, NULL);
+    CHECK(text && strstr(text, "#SBATCH --array=1-20") && strstr(text, "--point \"$SLURM_ARRAY_TASK_ID\""),
+          "%s:\n%s", script, text ? text : "");
+    free(text);
+    char *check[] = { "-n", script, NULL };
+    run_bin_argv(&p, "/bin/bash", NULL, check);
+    CHECK(p.status == 0, "bash -n %s: exit %d\n%s", script, p.status, p.err);
+    proc_free(&p);
+    for (int t = 1; t <= 2; t++) {
+        char shell[PATH_MAX + 64];
+        snprintf(shell, sizeof shell, "SLURM_ARRAY_TASK_ID=%d bash '%s'", t, script);
+        char *sh[] = { "-c", shell, NULL };
+        run_bin_argv(&p, "/bin/sh", NULL, sh);
+        require_ok(&p);
+        proc_free(&p);
+        char pt[PATH_MAX + 32];
+        snprintf(pt, sizeof pt, "%s/point-%05d.json", sd, t);
+        CHECK(exists(pt), "%s: task %d wrote no result", pt, t);
+    }
+    RUN(&p, "merge", sd);
+    CHECK(p.status == 1 && strstr(p.err, "18 of 20 points failed"), "%s: exit %d:\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.out, "\n64 ") && strstr(p.out, "1488.095"), "%s: point 1 missing from the table:\n%s", p.cmd,
+          p.out);
+    proc_free(&p);
+}
+
 /* ---- l3fwd ---------------------------------------------------------------- */
 
 #define L3FWD_SCENARIO "testbench/scenarios/l3fwd.ini"
@@ -1922,6 +2068,10 @@ static void register_suites(void)
     };
     static const test_def sweep[] = {
         { "TwoSizesTableCsvJson", test_sweep_sizes },
+        { "BadPointOthersFinish", test_sweep_bad_point_others_finish },
+        { "RangesParallelZip", test_sweep_ranges_parallel_zip },
+        { "EmitJobsParallelMerge", test_sweep_emit_jobs_parallel_merge },
+        { "SlurmScript", test_sweep_slurm_script },
     };
     static const test_def errs[] = {
         { "UnknownSection", test_err_unknown_section },
@@ -1932,7 +2082,6 @@ static void register_suites(void)
         { "TidvZeroWithBatchedWriteBack", test_err_tidv_zero_batched },
         { "MissingFile", test_err_missing_file },
         { "BadOverride", test_err_bad_override },
-        { "SweepSecondValueBad", test_err_sweep_second_value },
         { "UnknownCommand", test_err_unknown_command },
         { "UnknownOption", test_err_unknown_option },
         { "MissingScenario", test_err_missing_scenario },
