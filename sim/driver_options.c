@@ -34,6 +34,8 @@ void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o)
         (o)->prefetch_next_desc = (uint8_t)scenario_bool((sc), "driver", "prefetch_next_desc"); \
         (o)->prefetch_cur_hdr = (uint8_t)scenario_bool((sc), "driver", "prefetch_cur_hdr");     \
         (o)->prefetch_next_hdr = (uint8_t)scenario_bool((sc), "driver", "prefetch_next_hdr");   \
+        (o)->meta_alloc_touch = (uint32_t)scenario_uint((sc), "driver", "buf_alloc_touch");     \
+        (o)->meta_free_touch = (uint32_t)scenario_uint((sc), "driver", "buf_free_touch");       \
     } while (0)
 
 void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)

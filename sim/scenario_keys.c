@@ -68,6 +68,8 @@ const scenario_key nicsim_keys[] = {
     { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
     { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
     { "driver", "radv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "RADV, 1.024 us units (Linux: 8)" },
+    { "driver", "buf_alloc_touch",  SCN_UINT,   "256",       "0",    "256",     NULL, "RX buffer metadata bytes an allocation writes (256: an skb's; 64: a DPDK mbuf's first line; 0: the skb default)" },
+    { "driver", "buf_free_touch",   SCN_UINT,   "192",       "0",    "256",     NULL, "RX buffer metadata bytes a free reads and writes (192: kfree_skb's; 128: an mbuf's two lines; 0: the skb default)" },
     { "driver", "copybreak",        SCN_UINT,   "256",       "0",    "2048",    NULL, "copy frames of at most this many bytes into a small buffer (0 = off)" },
     { "driver", "prefetch_next_desc", SCN_BOOL, "true",      NULL,   NULL,      NULL, "prefetch point #1: the next RX descriptor" },
     { "driver", "prefetch_cur_hdr", SCN_BOOL,   "true",      NULL,   NULL,      NULL, "prefetch point #2: the current buffer's packet header" },

@@ -19,6 +19,8 @@ int e1000_bufpool_init(struct e1000_bufpool *p, struct plat_dev *pd, uint32_t sm
         .pd = pd,
         .small_size = (small_size + 63u) & ~63u,
         .max_bufs = max_bufs,
+        .alloc_touch = E1000_BUF_ALLOC_TOUCH,
+        .free_touch = E1000_BUF_FREE_TOUCH,
     };
     p->c_alloc = plat_cost_id(pd, "skb_alloc");
     p->c_alloc_small = plat_cost_id(pd, "skb_alloc_small");
@@ -102,7 +104,7 @@ static struct e1000_buf *take(struct e1000_bufpool *p, int small)
     p->in_use++;
     /* the allocator initialises the sk_buff: its lines are written */
     plat_charge(p->pd, small ? p->c_alloc_small : p->c_alloc);
-    plat_mem_touch(p->pd, b->meta, E1000_BUF_ALLOC_TOUCH, 1);
+    plat_mem_touch(p->pd, b->meta, p->alloc_touch, 1);
     return b;
 }
 
@@ -150,7 +152,7 @@ void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b)
     }
     /* kfree_skb: reference count, destructor, then back to the slab */
     plat_charge(pd, p->c_free);
-    plat_mem_touch(pd, b->meta, E1000_BUF_FREE_TOUCH, 1);
+    plat_mem_touch(pd, b->meta, b->pool->free_touch, 1);
     b->in_use = 0;
     p->in_use--;
     p->stats.frees++;

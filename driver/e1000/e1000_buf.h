@@ -74,6 +74,11 @@ struct e1000_bufpool {
     uint32_t in_use;            /* buffers handed out and not freed */
     struct e1000_buf *free_big, *free_small;
     struct e1000_bufpool_chunk *chunks;
+    /* metadata bytes an allocation writes and a free reads and writes:
+     * E1000_BUF_ALLOC_TOUCH and E1000_BUF_FREE_TOUCH (an skb's) unless the
+     * owner sets others (a DPDK mbuf's: docs/l3fwd.md); at most
+     * E1000_BUF_META_BYTES */
+    uint32_t alloc_touch, free_touch;
     plat_cost c_alloc, c_alloc_small, c_free;
     struct e1000_bufpool_stats stats;
 };

@@ -20,7 +20,8 @@ static int opts_valid(const struct e1000_rx_opts *o)
 {
     return o->ring_size >= E1000_MIN_RXD && o->ring_size <= E1000_MAX_RXD &&
            o->ring_size % E1000_RING_MULTIPLE == 0 &&
-           o->copybreak <= E1000_BUF_SIZE &&
+           o->copybreak <= E1000_BUF_SIZE && o->meta_alloc_touch <= E1000_BUF_META_BYTES &&
+           o->meta_free_touch <= E1000_BUF_META_BYTES &&
            /* liveness: when the NIC owns nothing, count - 2 re-posted
             * descriptors wait behind RDT; a batch larger would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= o->ring_size - 2 &&
@@ -109,6 +110,10 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
         if (e1000_bufpool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
             return E1000_ERR_PARAM;
         q->pool = &q->own_pool;
+        if (o->meta_alloc_touch)
+            q->own_pool.alloc_touch = o->meta_alloc_touch;
+        if (o->meta_free_touch)
+            q->own_pool.free_touch = o->meta_free_touch;
     }
 
     q->ring = e1000_ring_alloc(pd, q->count, "RX", &q->ring_bytes, &q->ring_bus);

@@ -70,6 +70,9 @@ struct e1000_rx_opts {
     uint8_t set_mac;           /* 1 = write mac into RAL(0)/RAH(0) with AV; default 0 */
     uint8_t mac[6];
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
+    uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
+    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (e1000_buf.h) */
 };
 
 struct e1000_rx_stats {

@@ -24,7 +24,8 @@ static int opts_valid(const struct ixgbe_rx_opts *o)
 {
     uint32_t r = o->ring_size;
     return r >= IXGBE_MIN_RXD && r <= IXGBE_MAX_RXD && (r & (r - 1)) == 0 &&
-           o->copybreak <= IXGBE_RX_BUF_SIZE &&
+           o->copybreak <= IXGBE_RX_BUF_SIZE && o->meta_alloc_touch <= E1000_BUF_META_BYTES &&
+           o->meta_free_touch <= E1000_BUF_META_BYTES &&
            /* liveness: when the NIC owns nothing, up to count - 1 re-posted
             * descriptors wait behind RDT; a larger batch would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= r - 1 &&
@@ -128,6 +129,10 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
         if (e1000_bufpool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
             return IXGBE_ERR_PARAM;
         q->pool = &q->own_pool;
+        if (o->meta_alloc_touch)
+            q->own_pool.alloc_touch = o->meta_alloc_touch;
+        if (o->meta_free_touch)
+            q->own_pool.free_touch = o->meta_free_touch;
     }
 
     q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);

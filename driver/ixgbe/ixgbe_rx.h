@@ -65,6 +65,9 @@ struct ixgbe_rx_opts {
                                   descriptor instead of holding the packet buffer;
                                   default 1 (ixy, B1a step 9) */
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
+    uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
+    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (e1000_buf.h) */
     uint64_t enable_timeout_ns; /* bound on the RXDCTL.ENABLE read-back poll (and the
                                    disable at teardown); default 10 ms */
 };

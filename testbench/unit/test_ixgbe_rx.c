@@ -930,6 +930,49 @@ static void test_forward_rx_to_tx(void)
     take_down();
 }
 
+/* Touches of the buffer metadata in the log, by length: how many of n bytes. */
+static size_t touches_of(size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < d->log_n; i++)
+        k += d->log[i].kind == FAKE_TOUCH && d->log[i].val == n;
+    return k;
+}
+
+/* The pool's metadata touches: an skb's by default (256 bytes written per
+ * allocation, 192 per free), an mbuf's when the options say so. */
+static void test_buffer_metadata_touches(void)
+{
+    for (int mbuf = 0; mbuf < 2; mbuf++) {
+        struct ixgbe_rx_opts o;
+        ixgbe_rx_default_opts(&o);
+        o.copybreak = 0;
+        if (mbuf) {
+            o.meta_alloc_touch = 64;
+            o.meta_free_touch = 128;
+        }
+        d = new_dev();
+        CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
+        CU_ASSERT_EQUAL_FATAL(ixgbe_rxq_setup(&q, &dev, 0, &o, NULL), 0);
+        CU_ASSERT_EQUAL(touches_of(mbuf ? 64 : 256), 511);     /* every posted buffer allocated */
+        CU_ASSERT_EQUAL(touches_of(mbuf ? 256 : 64), 0);
+        nseen = 0;
+        hold = 0;
+        fake_log_clear(d);
+        inject(60, 1);
+        CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);   /* frees the frame's buffer */
+        CU_ASSERT_EQUAL(touches_of(mbuf ? 128 : 192), 1);
+        take_down();
+    }
+    struct ixgbe_rx_opts o;
+    ixgbe_rx_default_opts(&o);
+    o.meta_free_touch = E1000_BUF_META_BYTES + 1;
+    d = new_dev();
+    CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
+    CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, &o, NULL), IXGBE_ERR_PARAM);
+    fake_destroy(d);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("IxgbeRx", NULL, NULL);
@@ -950,6 +993,7 @@ static void register_suites(void)
     CU_add_test(s, "WrapAround", test_wrap_around);
     CU_add_test(s, "Teardown", test_teardown);
     CU_add_test(s, "ForwardRxToTx", test_forward_rx_to_tx);
+    CU_add_test(s, "BufferMetadataTouches", test_buffer_metadata_touches);
 }
 
 int main(int argc, char **argv)
