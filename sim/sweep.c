@@ -415,6 +415,8 @@ int cmd_sweep(const cli *c)
             dir = tmpdir;
         cJSON **pts = calloc((size_t)s.npts, sizeof *pts);
         long jobs = c->jobs > 0 ? c->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+        if (jobs > s.npts)
+            jobs = s.npts;      /* no more children than points */
         run_points(&s, jobs < 1 ? 1 : (int)jobs, c->timeout, dir, pts);
         rc = finish(&s, pts, c);
         for (long i = 0; i < s.npts; i++) {
