@@ -27,12 +27,6 @@ int app_l3fwd_port(const scenario *sc, int p)
     return p % 2 == 0 && (uint64_t)p / 2 < scenario_uint(sc, "l3fwd", "ports");
 }
 
-/* The forwarder's port i (0..ports-1) is eth<2i>. */
-static sim_port *fwd_port(sim_cpu *c, int i)
-{
-    return c->ports[i];
-}
-
 static int bring_up_port(sim_port *sp)
 {
     return port_ixgbe_dev_up(sp) != 0 || port_ixgbe_rxq_up(sp) != 0 || port_ixgbe_txq_up(sp) != 0 ? -1 : 0;
@@ -56,14 +50,14 @@ static int l3fwd_bring_up(sim_cpu *c)
     struct l3fwd_app *a = c->l3fwd;
     struct l3fwd_port ports[L3FWD_MAX_PORTS];
     for (int i = 0; i < c->nports; i++) {
-        sim_port *sp = fwd_port(c, i);
+        sim_port *sp = c->ports[i];
         if (bring_up_port(sp) != 0)
             return -1;
         ports[i] = (struct l3fwd_port){ .pd = &sp->pd, .rxq = &sp->ixrxq, .txq = &sp->ixtxq,
                                         .mac = { 2, 0, 0, 0, (uint8_t)(sp->index / 2), 0 },
                                         .peer_mac = { 2, 0, 0, 0, 0xff, (uint8_t)sp->index } };
     }
-    sim_port *p0 = fwd_port(c, 0);
+    sim_port *p0 = c->ports[0];
     if (lpm_init(&a->lpm4, &p0->pd, 4, L3FWD_LPM4_GROUPS) != 0 ||
         lpm_init(&a->lpm6, &p0->pd, 16, L3FWD_LPM6_GROUPS) != 0 || add_routes(a, c->nports) != 0) {
         snprintf(p0->err, sizeof p0->err, "l3fwd: cannot build the route tables (out of DMA memory)");
@@ -81,7 +75,7 @@ static int l3fwd_bring_up(sim_cpu *c)
         return -1;
     }
     for (int i = 0; i < c->nports; i++)
-        link_partner_go(fwd_port(c, i), c->c.t);
+        link_partner_go(c->ports[i], c->c.t);
     return 0;
 }
 
@@ -90,15 +84,7 @@ static int l3fwd_bring_up(sim_cpu *c)
  * its last work. */
 static int l3fwd_cpu_step(sim_cpu *c)
 {
-    int done = 1;
-    ps_t last = c->last_work;
-    for (int i = 0; i < c->nports; i++) {
-        sim_port *sp = fwd_port(c, i);
-        done &= sp->gen_done;
-        if (sp->gen_last > last)
-            last = sp->gen_last;
-    }
-    if (done && c->c.t >= last + c->drain)
+    if (system_cpu_drained(c))
         return 0;
     if (l3fwd_step(&c->l3fwd->fwd))
         c->last_work = c->c.t;

@@ -79,26 +79,9 @@ static int router_bring_up(sim_cpu *c)
 /* Done when every input the CPU serves has delivered its last frame and the
  * CPU has spent router.drain_us without work since then: whatever the NICs
  * still held has been forwarded. */
-static int router_done(const sim_cpu *c, ps_t drain)
-{
-    ps_t last = 0;
-    for (int i = 0; i < c->nports; i++) {
-        const sim_port *sp = c->ports[i];
-        if (!sp->router_in)
-            continue;
-        if (!sp->gen_done)
-            return 0;
-        if (sp->gen_last > last)
-            last = sp->gen_last;
-    }
-    if (c->last_work > last)
-        last = c->last_work;
-    return c->c.t >= last + drain;
-}
-
 static int router_cpu_step(sim_cpu *c)
 {
-    if (router_done(c, c->drain))
+    if (system_cpu_drained(c))
         return 0;
     if (router_step(c->router))
         c->last_work = c->c.t;

@@ -62,11 +62,8 @@ static int sink_bring_up(sim_cpu *c)
 static int sink_cpu_step(sim_cpu *c)
 {
     sim_port *sp = c->sink_port;
-    if (sp->gen_done) {
-        ps_t last = sp->gen_last > c->last_work ? sp->gen_last : c->last_work;
-        if (c->c.t >= last + c->drain)
-            return 0;
-    }
+    if (system_cpu_drained(c))
+        return 0;
     if (sink_step(&sp->rx_sink))
         c->last_work = c->c.t;
     return 1;

@@ -744,6 +744,21 @@ int system_cpu_start(sim_cpu *c, void (*fn)(void *), char *err, size_t errlen)
     return 0;
 }
 
+int system_cpu_drained(const sim_cpu *c)
+{
+    ps_t last = c->last_work;
+    for (int i = 0; i < c->nports; i++) {
+        const sim_port *sp = c->ports[i];
+        if (!sp->gen)
+            continue;
+        if (!sp->gen_done)
+            return 0;
+        if (sp->gen_last > last)
+            last = sp->gen_last;
+    }
+    return c->c.t >= last + c->drain;
+}
+
 void system_cpu_app(sim_cpu *c)
 {
     c->app(c);

@@ -228,6 +228,10 @@ ps_t system_devices_next(const nicsim_system *sys);
  * caches (what a card of system_build does): 0, or -1 outside memory. */
 int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n);
 int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n);
+/* A receiving app's end: every link partner of c's ports has sent all its
+ * frames, and c has run on c->drain past the later of the last arrival and
+ * its own last work (whatever the NICs still held has been taken). */
+int system_cpu_drained(const sim_cpu *c);
 /* Run CPU c's app in the caller's thread (system_build_cpus). */
 void system_cpu_app(sim_cpu *c);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters. */
