@@ -31,15 +31,12 @@ typedef struct bench_item {
 static void systemc_child(const bench_item *b, double r[3])
 {
     char bin[4096], json[] = "/tmp/nicsim_bench_XXXXXX";
-    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
-    char *slash = n > 0 ? memrchr(bin, '/', (size_t)n) : NULL;
     int fd = mkstemp(json);
-    if (!slash || fd < 0) {
+    if (cli_exe_path("nicsim-systemc", bin, sizeof bin) != 0 || fd < 0) {
         fprintf(stderr, "nicsim: bench %s: cannot find nicsim-systemc or make a temporary file\n", b->name);
         _exit(EXIT_RUN_FAILED);
     }
     close(fd);
-    strcpy(slash + 1, "nicsim-systemc");
     char *argv[BENCH_MAX_ARGS + 6];
     int a = 0;
     argv[a++] = bin;
@@ -59,17 +56,9 @@ static void systemc_child(const bench_item *b, double r[3])
         _exit(127);
     }
     int status;
-    FILE *f = NULL;
     cJSON *j = NULL;
-    char text[16384];
-    size_t len = 0;
-    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-        (f = fopen(json, "r")) != NULL) {
-        len = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[len] = 0;
-        j = cJSON_Parse(text);
-    }
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        j = report_read_json(json);
     unlink(json);
     const cJSON *pk = cJSON_GetObjectItemCaseSensitive(j, "sim_packets");
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "sim_time_ps");

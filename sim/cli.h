@@ -33,6 +33,9 @@ typedef struct cli {
 scenario *cli_load(const char *path, int n, char **ov, char *err, size_t errlen);
 /* Build and run one scenario; on success *sys holds the results (free with system_free). */
 int cli_simulate(nicsim_system *sys, const scenario *sc, char *err, size_t n);
+/* This binary's path (sibling NULL), or that of the binary called sibling
+ * in the same folder; 0, or -1 when it cannot be found or does not fit. */
+int cli_exe_path(const char *sibling, char *out, size_t n);
 /* Write text to path atomically (PATH.tmp, then rename). */
 int cli_write_text(const char *path, const char *text, char *err, size_t n);
 

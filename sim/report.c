@@ -438,6 +438,35 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     return j;
 }
 
+cJSON *report_read_json(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb;
+            }
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return NULL;
+    buf[len] = 0;
+    cJSON *j = cJSON_Parse(buf);
+    free(buf);
+    return j;
+}
+
 int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen)
 {
     char tmp[4096];

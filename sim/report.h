@@ -16,6 +16,9 @@ double report_wire_pps(double gbps, unsigned size);
 void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path);
 /* The run as JSON (caller frees). */
 cJSON *report_json(const nicsim_system *sys, const char *scenario_path);
+/* The JSON in the file at path (caller frees); NULL when it cannot be read
+ * or is not JSON. */
+cJSON *report_read_json(const char *path);
 /* Write JSON to path atomically (PATH.tmp, then rename); 0 ok, -1 (message in err). */
 int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen);
 /* A port's receive counters (rx_missed, rx_no_buffers, rx_errors) and its

@@ -27,36 +27,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Read a point's JSON file; NULL when absent or unreadable. */
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf = nb;
-            }
-        }
-    }
-    fclose(f);
-    if (!buf)
-        return NULL;
-    buf[len] = 0;
-    cJSON *j = cJSON_Parse(buf);
-    free(buf);
-    return j;
-}
-
 static int write_point(const char *dir, long idx, const cJSON *pt, char *err, size_t errlen)
 {
     char path[PATH_MAX];
@@ -190,7 +160,7 @@ static void run_points(const sweep_spec *s, int jobs, double timeout, const char
             double secs = run[j].start < 0 ? timeout : now_s() - run[j].start;
             char path[PATH_MAX], why[256];
             sweep_point_path(dir, idx, path, sizeof path);
-            pts[idx] = read_json(path);
+            pts[idx] = report_read_json(path);
             if (!pts[idx]) {
                 if (run[j].start < 0)
                     snprintf(why, sizeof why, "timed out after %.0f s (killed)", timeout);
@@ -271,8 +241,8 @@ static void quote(FILE *f, const char *s)
 static void point_command(FILE *f, const cli *c, const char *abs_scn, const char *abs_dir, const char *point_arg)
 {
     char exe[PATH_MAX], cwd[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
+    if (cli_exe_path(NULL, exe, sizeof exe) != 0)
+        exe[0] = 0;
     if (!getcwd(cwd, sizeof cwd))
         snprintf(cwd, sizeof cwd, "/");
     fputs("cd ", f);
@@ -441,7 +411,7 @@ int cmd_merge(const cli *c)
 {
     char err[1024], path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/sweep.json", c->scenario);
-    cJSON *j = read_json(path);
+    cJSON *j = report_read_json(path);
     sweep_spec s;
     if (!j || sweep_spec_from_json(&s, j, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", path, j ? err : "cannot read (not a results folder of --emit-jobs/--emit-slurm)");
@@ -453,7 +423,7 @@ int cmd_merge(const cli *c)
     for (long i = 0; i < s.npts; i++) {
         char p[PATH_MAX];
         sweep_point_path(c->scenario, i, p, sizeof p);
-        pts[i] = read_json(p);
+        pts[i] = report_read_json(p);
         if (!pts[i])
             pts[i] = sweep_point_failed(&s, i, -1, "no result in the results folder (the job did not run or crashed)");
     }
