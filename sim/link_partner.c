@@ -10,9 +10,7 @@ static void gen_arrival(void *ctx, uint64_t arg)
     sim_port *sp = ctx;
     (void)arg;
     nic_adapter_rx_frame(&sp->card->nic, sp->func, sp->gf.t_end, sp->gf.data, sp->gf.len, sp->gf.crc_ok);
-    if (!sp->gen_last)
-        sp->gen_first = sp->gf.t_end;
-    sp->gen_last = sp->gf.t_end;
+    link_partner_arrived(sp, sp->gf.t_end);
     if (link_gen_next(sp->gen, &sp->gf))
         sched_at(&sp->card->sys->s, sp->gf.t_end, gen_arrival, sp, 0);
     else
@@ -57,6 +55,13 @@ int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errl
     link_gen_cfg cfg;
     link_partner_cfg(sys, sp, &cfg);
     return link_partner_create_cfg(sp, &cfg, err, errlen);
+}
+
+void link_partner_arrived(sim_port *sp, ps_t t_end)
+{
+    if (!sp->gen_last)
+        sp->gen_first = t_end;
+    sp->gen_last = t_end;
 }
 
 void link_partner_go(sim_port *sp, ps_t up)

@@ -15,5 +15,8 @@ int link_partner_create_cfg(sim_port *sp, const link_gen_cfg *cfg, char *err, si
  * serving the port had brought it up (an operator starts the traffic once
  * the receiver is up). */
 void link_partner_go(sim_port *sp, ps_t up);
+/* A frame of port sp's partner has fully arrived at t_end: the first and
+ * last arrival times the apps' end and the report use. */
+void link_partner_arrived(sim_port *sp, ps_t t_end);
 
 #endif

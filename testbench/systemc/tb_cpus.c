@@ -1,5 +1,6 @@
 #include "tb_cpus.h"
 #include "../../sim/system.h"
+#include "../../sim/link_partner.h"
 #include "../../sim/report.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,10 +150,7 @@ struct link_gen *tb_cpus_partner(const tb_cpus *tb, int p)
 
 void tb_cpus_partner_sent(tb_cpus *tb, int p, ps_t t_end)
 {
-    sim_port *sp = &tb->sys.port[p];
-    if (!sp->gen_last)
-        sp->gen_first = t_end;
-    sp->gen_last = t_end;
+    link_partner_arrived(&tb->sys.port[p], t_end);
 }
 
 void tb_cpus_partner_done(tb_cpus *tb, int p)
