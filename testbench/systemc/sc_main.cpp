@@ -175,7 +175,8 @@ struct cpu_initiator : sc_module {
         return val;
     }
 
-    // all of this time step's delta cycles, so the interrupt lines are settled
+    // one delta cycle: an interrupt line the module drives at this time
+    // (from a timed wake-up or an immediate notification) reads as it is now
     void settle()
     {
         wait(SC_ZERO_TIME);

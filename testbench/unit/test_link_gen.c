@@ -562,11 +562,56 @@ static void test_determinism(void)
     link_gen_free(b);
 }
 
+static void expect_cfg_error(const link_gen_cfg *c, const char *want)
+{
+    strcpy(err, "unchanged");
+    CU_ASSERT_PTR_NULL(link_gen_new(c, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+static void test_config_errors(void)
+{
+    link_gen_cfg c;
+    link_gen_cfg_default(&c);
+    c.size = 63;
+    expect_cfg_error(&c, "link gen: frame size 63 not in 64..1518");
+    c.size = 1519;
+    expect_cfg_error(&c, "link gen: frame size 1519 not in 64..1518");
+    link_gen_cfg_default(&c);
+    c.flows = 0;
+    expect_cfg_error(&c, "link gen: flows and packets per flow must be >= 1");
+    link_gen_cfg_default(&c);
+    c.pkts_per_flow = 0;
+    expect_cfg_error(&c, "link gen: flows and packets per flow must be >= 1");
+    link_gen_cfg_default(&c);
+    c.dst_prefix = 24;
+    c.flows = 257;
+    expect_cfg_error(&c, "link gen: 257 flows 1 apart do not fit in a /24 (at most 256 addresses)");
+    c.dst_prefix = 33;
+    expect_cfg_error(&c, "link gen: destination prefix /33 not in 0..32");
+    link_gen_cfg_default(&c);
+    c.gbps = 0;
+    expect_cfg_error(&c, "link gen: line rate 0 Gb/s not in 0.001..1600");
+    link_gen_cfg_default(&c);
+    c.count = 0;
+    c.duration = 0;
+    expect_cfg_error(&c, "link gen: count and duration are both 0 (no end)");
+    link_gen_cfg_default(&c);
+    c.dst_prefix = 0;
+    c.flows = (1u << 24) + 1;
+    c.flow_shuffle = 1;
+    expect_cfg_error(&c, "link gen: flow shuffle takes at most 16777216 flows");
+    /* the largest flow count of a /8 is accepted */
+    link_gen_cfg_default(&c);
+    c.flows = 1u << 24;
+    link_gen *g = gen(&c);
+    CU_ASSERT_PTR_NOT_NULL(g);
+    link_gen_free(g);
+}
+
 /* IPv6 frames: too short for UDP at 64 bytes (next header 59, the
  * sequence number right after the header), UDP from 66; flow i adds
  * i * stride to bytes 4..5 of the destination; the FCS is right. */
-static void expect_cfg_error_fwd(const link_gen_cfg *c, const char *want);
-
 static void test_ipv6_frames(void)
 {
     static const unsigned sizes[2] = { 64, 128 };
@@ -635,62 +680,10 @@ static void test_mixed_and_stride(void)
     c.flows = 257;
     c.flow_stride = 256;
     c.dst_prefix = 8;
-    expect_cfg_error_fwd(&c, "link gen: 257 IPv6 flows 256 apart do not fit in 16 bits of the /48");
+    expect_cfg_error(&c, "link gen: 257 IPv6 flows 256 apart do not fit in 16 bits of the /48");
     c.ip_version = 5;
     c.flows = 1;
-    expect_cfg_error_fwd(&c, "link gen: IP version 5 not 4, 6 or 46 (both)");
-}
-
-static void expect_cfg_error(const link_gen_cfg *c, const char *want)
-{
-    strcpy(err, "unchanged");
-    CU_ASSERT_PTR_NULL(link_gen_new(c, err, sizeof err));
-    CU_ASSERT_STRING_EQUAL(err, want);
-}
-
-static void expect_cfg_error_fwd(const link_gen_cfg *c, const char *want)
-{
-    expect_cfg_error(c, want);
-}
-
-static void test_config_errors(void)
-{
-    link_gen_cfg c;
-    link_gen_cfg_default(&c);
-    c.size = 63;
-    expect_cfg_error(&c, "link gen: frame size 63 not in 64..1518");
-    c.size = 1519;
-    expect_cfg_error(&c, "link gen: frame size 1519 not in 64..1518");
-    link_gen_cfg_default(&c);
-    c.flows = 0;
-    expect_cfg_error(&c, "link gen: flows and packets per flow must be >= 1");
-    link_gen_cfg_default(&c);
-    c.pkts_per_flow = 0;
-    expect_cfg_error(&c, "link gen: flows and packets per flow must be >= 1");
-    link_gen_cfg_default(&c);
-    c.dst_prefix = 24;
-    c.flows = 257;
-    expect_cfg_error(&c, "link gen: 257 flows 1 apart do not fit in a /24 (at most 256 addresses)");
-    c.dst_prefix = 33;
-    expect_cfg_error(&c, "link gen: destination prefix /33 not in 0..32");
-    link_gen_cfg_default(&c);
-    c.gbps = 0;
-    expect_cfg_error(&c, "link gen: line rate 0 Gb/s not in 0.001..1600");
-    link_gen_cfg_default(&c);
-    c.count = 0;
-    c.duration = 0;
-    expect_cfg_error(&c, "link gen: count and duration are both 0 (no end)");
-    link_gen_cfg_default(&c);
-    c.dst_prefix = 0;
-    c.flows = (1u << 24) + 1;
-    c.flow_shuffle = 1;
-    expect_cfg_error(&c, "link gen: flow shuffle takes at most 16777216 flows");
-    /* the largest flow count of a /8 is accepted */
-    link_gen_cfg_default(&c);
-    c.flows = 1u << 24;
-    link_gen *g = gen(&c);
-    CU_ASSERT_PTR_NOT_NULL(g);
-    link_gen_free(g);
+    expect_cfg_error(&c, "link gen: IP version 5 not 4, 6 or 46 (both)");
 }
 
 /* ---- pcap replay ---------------------------------------------------------- */
