@@ -75,7 +75,7 @@ static void progress_point(progress *pg, const sweep_spec *s, long idx, const cJ
     char label[1024];
     point_label(s, idx, label, sizeof label);
     pg->done++;
-    const cJSON *failed = cJSON_GetObjectItemCaseSensitive(pt, "failed");
+    int failed = !strcmp(sweep_point_state(pt), "failed");
     if (pg->tty) {
         double el = now_s() - pg->t0, eta = pg->done ? el / (double)pg->done * (double)(pg->total - pg->done) : 0;
         int width = 30, fill = (int)(width * pg->done / pg->total);
@@ -83,7 +83,7 @@ static void progress_point(progress *pg, const sweep_spec *s, long idx, const cJ
                 width - fill, "", pg->done, pg->total, label, (int)eta / 60, (int)eta % 60);
         if (pg->done == pg->total)
             fputc('\n', stderr);
-    } else if (cJSON_IsTrue(failed)) {
+    } else if (failed) {
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(pt, "error");
         fprintf(stderr, "[%ld/%ld] %s: FAILED (%.1f s): %s\n", pg->done, pg->total, label, secs,
                 cJSON_IsString(e) ? e->valuestring : "");
@@ -185,8 +185,7 @@ static void report_failures(const sweep_spec *s, cJSON *const *pts)
     long nbad = 0;
     for (long i = 0; i < s->npts; i++) {
         const cJSON *pt = pts[i];
-        if (pt && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed")) &&
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "complete")))
+        if (!strcmp(sweep_point_state(pt), "ok"))
             continue;
         nbad++;
         char cmd[4096];

@@ -1,4 +1,5 @@
 #include "sweep_out.h"
+#include "sweep_point.h"
 #include "cli.h"
 #include "report.h"
 #include <stdarg.h>
@@ -9,14 +10,6 @@ static double num(const cJSON *pt, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(pt, name);
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-/* "ok", "incomplete" or "failed" (also for a point that never reported). */
-static const char *state(const cJSON *pt)
-{
-    if (!pt || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed")))
-        return "failed";
-    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "complete")) ? "ok" : "incomplete";
 }
 
 typedef struct text {
@@ -65,7 +58,7 @@ int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *
             add(&c, "%s,", v);
         }
         const cJSON *pt = pts[i];
-        const char *st = state(pt);
+        const char *st = sweep_point_state(pt);
         if (strcmp(st, "failed") == 0) {
             const cJSON *e = cJSON_GetObjectItemCaseSensitive(pt, "error");
             fprintf(out, "%12s   FAILED: %s\n", "-", cJSON_IsString(e) ? e->valuestring : "no result");

@@ -3,6 +3,7 @@
  * second key, and the wire-speed rate dashed; axes with units.  SVG or PNG
  * by the file's extension; written to PATH.tmp and renamed. */
 #include "sweep_out.h"
+#include "sweep_point.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static int numeric(const sweep_key *k)
 static double num(const cJSON *pt, const char *name, int *ok)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(pt, name);
-    *ok = pt && cJSON_IsNumber(v) && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed"));
+    *ok = cJSON_IsNumber(v) && strcmp(sweep_point_state(pt), "failed") != 0;
     return *ok ? v->valuedouble : 0;
 }
 

@@ -90,6 +90,13 @@ cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
     return pt;
 }
 
+const char *sweep_point_state(const cJSON *pt)
+{
+    if (!pt || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed")))
+        return "failed";
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "complete")) ? "ok" : "incomplete";
+}
+
 void sweep_point_path(const char *dir, long idx, char *out, size_t n)
 {
     snprintf(out, n, "%s/point-%05ld.json", dir, idx + 1);

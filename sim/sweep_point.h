@@ -15,6 +15,9 @@
 cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status);
 /* A point that did not produce its own result (crashed, killed, timed out). */
 cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char *why);
+/* "ok" (ran and completed), "incomplete" or "failed" (also for NULL: a
+ * point that never reported). */
+const char *sweep_point_state(const cJSON *pt);
 /* DIR/point-NNNNN.json (idx from 0 is written as NNNNN = idx + 1). */
 void sweep_point_path(const char *dir, long idx, char *out, size_t n);
 /* The command that runs the point alone (`nicsim run ...`), for messages. */
