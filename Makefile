@@ -31,9 +31,10 @@ DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 
 
 # ---- sources --------------------------------------------------------------
 # Everything but main.c and the C++ RTL wrapper: linked into nicsim and into tests.
-MODEL_SRCS  := $(wildcard models/*.c)
-DRIVER_SRCS := $(wildcard driver/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
-SIM_SRCS    := $(filter-out sim/main.c,$(wildcard sim/*.c))
+MODEL_SRCS  := $(wildcard models/kernel/*.c models/*.c)
+DRIVER_SRCS := $(wildcard driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
+SIM_SRCS    := $(filter-out sim/cli/main.c,$(wildcard sim/device/*.c sim/scenario/*.c sim/system/*.c sim/apps/*.c \
+                 sim/report/*.c sim/cli/*.c))
 LIB_SRCS    := $(MODEL_SRCS) $(DRIVER_SRCS) $(SIM_SRCS)
 LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -67,7 +68,7 @@ VL_FLAGS_82599 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -Wall -Wno-fatal 
 VL_DIR_82599_1 := $(BUILD)/verilated82599x1
 VL_FLAGS_82599_1 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -GNFUNC=1 -Wall -Wno-fatal --x-assign fast \
             --x-initial fast --noassert -Mdir $(VL_DIR_82599_1) --prefix Vnic82599x1
-RTL_LIB := $(BUILD)/obj/sim/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
+RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
            $(VL_DIR_82599_1)/Vnic82599x1__ALL.a $(VL_RUNTIME)
 # Everything in one archive: each binary pulls only the objects it needs, so a
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
@@ -120,7 +121,7 @@ $(VL_DIR_82599_1)/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(VL_DIR_82599_1) -f Vnic82599x1.mk Vnic82599x1__ALL.a \
 	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) $(LTO) -g"
 
-$(BUILD)/obj/sim/nic_rtl.o: sim/nic_rtl.cpp sim/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
+$(BUILD)/obj/sim/device/nic_rtl.o: sim/device/nic_rtl.cpp sim/device/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
                             $(VL_DIR_82599_1)/Vnic82599x1__ALL.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(VL_CXXFLAGS) -I$(VL_DIR_82599) -I$(VL_DIR_82599_1) -c $< -o $@
@@ -129,7 +130,7 @@ $(NICSIM_LIB): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nicsim: $(BUILD)/obj/sim/main.o $(NICSIM_LIB) $(RTL_LIB)
+$(BUILD)/nicsim: $(BUILD)/obj/sim/cli/main.o $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ $(LDLIBS)
 
 # nicsim-systemc: the NIC as a SystemC TLM-2.0 module (sim/systemc) in its
@@ -155,8 +156,9 @@ systemc: deps
 # Linux user-space backend (driver/linux), with the simulator's scenario
 # parser; no Verilator, no SystemC.  Linked statically so that it runs in
 # the `make hil` guest as it is.
-HW_SRCS := $(wildcard driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
-           sim/scenario.c sim/scenario_keys.c sim/driver_options.c sim/report_tables.c
+HW_SRCS := $(wildcard sim/hw/*.c driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
+           sim/scenario/scenario.c sim/scenario/scenario_keys.c sim/scenario/driver_options.c \
+           sim/report/report_tables.c
 HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)
 # (not static under the sanitizers: their runtimes need the dynamic loader)
 $(BUILD)/nicsim-hw: $(HW_OBJS)
@@ -278,9 +280,9 @@ $(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(dir $@) -f Vnic82599x1.mk Vnic82599x1__ALL.a CXX=clang++ \
 	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
 
-$(FUZZ_DIR)/fuzz_rtl: testbench/fuzz/fuzz_rtl.c sim/nic_rtl.cpp sim/nic_rtl.h $(FUZZ_MODELS)
+$(FUZZ_DIR)/fuzz_rtl: testbench/fuzz/fuzz_rtl.c sim/device/nic_rtl.cpp sim/device/nic_rtl.h $(FUZZ_MODELS)
 	clang++ $(FUZZ_CXXFLAGS) -I$(FUZZ_DIR)/verilated -I$(FUZZ_DIR)/verilated82599 -I$(FUZZ_DIR)/verilated82599x1 \
-	  -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -c sim/nic_rtl.cpp -o $(FUZZ_DIR)/nic_rtl.o
+	  -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -c sim/device/nic_rtl.cpp -o $(FUZZ_DIR)/nic_rtl.o
 	clang++ $(FUZZ_CXXFLAGS) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
 	  -c $(VL_ROOT)/include/verilated.cpp -o $(FUZZ_DIR)/verilated.o
 	clang++ $(FUZZ_CXXFLAGS) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
@@ -337,10 +339,10 @@ $(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(dir $@) -f Vnic82599x1.mk Vnic82599x1__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
 
 $(TRACE_DIR)/rtl_differential: testbench/rtl/test_differential.c testbench/rtl/rtl_harness.c \
-                               $(RTL_EXTRA_differential) $(TEST_RUNNER) sim/nic_rtl.cpp sim/nic_rtl.h \
+                               $(RTL_EXTRA_differential) $(TEST_RUNNER) sim/device/nic_rtl.cpp sim/device/nic_rtl.h \
                                $(TRACE_MODELS) $(NICSIM_LIB)
 	$(CXX) $(TRACE_CXXFLAGS) -I$(TRACE_DIR)/verilated -I$(TRACE_DIR)/verilated82599 -I$(TRACE_DIR)/verilated82599x1 \
-	  -c sim/nic_rtl.cpp -o $(TRACE_DIR)/nic_rtl.o
+	  -c sim/device/nic_rtl.cpp -o $(TRACE_DIR)/nic_rtl.o
 	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated.cpp -o $(TRACE_DIR)/verilated.o
 	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated_threads.cpp -o $(TRACE_DIR)/verilated_threads.o
 	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated_fst_c.cpp -o $(TRACE_DIR)/verilated_fst_c.o

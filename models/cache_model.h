@@ -51,7 +51,7 @@
 #define NICSIM_CACHE_MODEL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 
 #define CACHE_LINE_SHIFT 6
 #define CACHE_LINE_BYTES (1u << CACHE_LINE_SHIFT)

@@ -10,7 +10,7 @@
 #ifndef NICSIM_CPU_MODEL_H
 #define NICSIM_CPU_MODEL_H
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 
 enum { CPU_MAX_NAMED = 16 };
 

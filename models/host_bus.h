@@ -7,7 +7,7 @@
 #ifndef NICSIM_HOST_BUS_H
 #define NICSIM_HOST_BUS_H
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 
 typedef struct host_bus_ops {
     void (*dma_read)(void *impl, int func, uint32_t tag, uint64_t addr, uint32_t len, ps_t t);

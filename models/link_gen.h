@@ -30,7 +30,7 @@
 #define NICSIM_LINK_GEN_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 
 enum {
     LINK_GEN_MIN_SIZE = 64,     /* synthetic frame sizes, incl. the FCS */

@@ -8,7 +8,7 @@
 #ifndef NICSIM_LINK_WIRE_H
 #define NICSIM_LINK_WIRE_H
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 #include "link_sink.h"
 
 enum { LINK_PREAMBLE_BYTES = 8 };

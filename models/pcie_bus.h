@@ -48,7 +48,7 @@
 #define NICSIM_PCIE_BUS_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 #include "host_bus.h"
 
 enum { PCIE_MAX_FUNCS = 8 };

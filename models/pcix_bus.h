@@ -30,7 +30,7 @@
 #ifndef NICSIM_PCIX_BUS_H
 #define NICSIM_PCIX_BUS_H
 #include <stdint.h>
-#include "../sim/sched.h"
+#include "kernel/sched.h"
 #include "host_bus.h"
 
 enum { PCIX_MAX_FUNCS = 2 };

@@ -1,6 +1,6 @@
 #include "nic_engine.h"
-#include "../system.h"
-#include "../cli.h"
+#include "../system/system.h"
+#include "../scenario/nicsim_scenario.h"
 #include "../../models/link_gen.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static void irq_changed(void *ctx, int port, int level, ps_t t)
 
 struct scenario *nic_engine_load_scenario(const char *path, int n, char **overrides, char *err, size_t errlen)
 {
-    return cli_load(path, n, overrides, err, errlen);
+    return nicsim_scenario_load(path, n, overrides, err, errlen);
 }
 
 void nic_engine_free_scenario(struct scenario *sc)

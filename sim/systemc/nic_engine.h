@@ -10,7 +10,7 @@
 #define NICSIM_NIC_ENGINE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../sched.h"
+#include "../../models/kernel/sched.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../sim/nic_rtl.h"
+#include "../../sim/device/nic_rtl.h"
 
 #define MEM_BASE   0x100000ull
 #define MEM_BYTES  65536u

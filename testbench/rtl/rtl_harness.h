@@ -32,7 +32,7 @@
 #define NICSIM_RTL_HARNESS_H
 #include <stdint.h>
 #include <stddef.h>
-#include "../../sim/nic_rtl.h"
+#include "../../sim/device/nic_rtl.h"
 #include "../../models/host_mem.h"
 
 typedef struct rh_frame {

@@ -7,8 +7,8 @@
 #include "../../sim/systemc/nicsim_nic.h"
 #include "tb_cpus.h"
 extern "C" {
-#include "../../sim/scenario.h"
-#include "../../sim/cli.h"
+#include "../../sim/scenario/nicsim_scenario.h"
+#include "../../sim/cli/cli.h"
 #include "../../models/link_gen.h"
 #include "../../models/link_sink.h"
 }
@@ -330,7 +330,7 @@ int sc_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     char err[1024];
-    std::unique_ptr<scenario, void (*)(scenario *)> sc(cli_load(path, (int)ov.size(), ov.data(), err, sizeof err),
+    std::unique_ptr<scenario, void (*)(scenario *)> sc(nicsim_scenario_load(path, (int)ov.size(), ov.data(), err, sizeof err),
                                                         scenario_free);
     if (!sc) {
         fprintf(stderr, "%s\n", err);

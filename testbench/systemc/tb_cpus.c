@@ -1,7 +1,7 @@
 #include "tb_cpus.h"
-#include "../../sim/system.h"
-#include "../../sim/link_partner.h"
-#include "../../sim/report.h"
+#include "../../sim/system/system.h"
+#include "../../sim/system/link_partner.h"
+#include "../../sim/report/report.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

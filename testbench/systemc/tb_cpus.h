@@ -7,7 +7,7 @@
 #define NICSIM_TB_CPUS_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../../sim/sched.h"
+#include "../../models/kernel/sched.h"
 
 #ifdef __cplusplus
 extern "C" {

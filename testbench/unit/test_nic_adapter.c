@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gtest_cunit.h"
-#include "../../sim/nic_adapter.h"
+#include "../../sim/device/nic_adapter.h"
 #include "../../models/link_sink.h"
 #include "../../models/link_wire.h"
 #include "../../driver/e1000/e1000_regs.h"

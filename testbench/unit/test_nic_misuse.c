@@ -2,7 +2,7 @@
  * each register map, and nothing for a correct bring-up. */
 #include <CUnit/CUnit.h>
 #include "gtest_cunit.h"
-#include "../../sim/nic_misuse.h"
+#include "../../sim/device/nic_misuse.h"
 
 static void w(nic_misuse *m, uint32_t off, uint32_t val) { nic_misuse_mmio(m, 0, off, val, 0); }
 

@@ -11,7 +11,7 @@
  * MMIO TLPs: MWr 24 B (20 + 4 data), MRd 20 B, CplD 24 B. */
 #include "gtest_cunit.h"
 #include "../../models/pcie_bus.h"
-#include "../../sim/cli.h"
+#include "../../sim/cli/cli.h"
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Scenario files: every error class with its exact "file:line: message",
  * overrides, defaults, each value type and its limits, comments, whitespace. */
 #include "gtest_cunit.h"
-#include "../../sim/scenario.h"
+#include "../../sim/scenario/scenario.h"
 
 #include <CUnit/CUnit.h>
 #include <signal.h>

@@ -1,0 +1,47 @@
+/* The nicsim subcommands (each defined in its own file, called by main.c)
+ * and what they share: the parsed command line, the exit statuses, this
+ * binary's path and atomic text output.  Loading a scenario and running
+ * one simulation come from the layers below. */
+#ifndef NICSIM_CLI_H
+#define NICSIM_CLI_H
+#include "../scenario/nicsim_scenario.h"
+#include "../apps/simulate.h"
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_USAGE 2
+
+typedef struct cli {
+    const char *cmd;
+    const char *scenario;
+    char **overrides;
+    int n_overrides;
+    const char *json;
+    const char *csv;
+    const char *list;
+    int repeat;                 /* bench: runs of each benchmark (1..100) */
+    /* sweep */
+    long jobs;                  /* -j: points at once (0: one per core) */
+    int zip;                    /* --zip: pair the keys' values instead of combining them */
+    const char *plot;           /* --plot FILE.svg|.png */
+    const char *emit_jobs;      /* --emit-jobs FILE */
+    const char *emit_slurm;     /* --emit-slurm DIR */
+    const char *results;        /* --results DIR: keep (or, with --point, write) point results there */
+    long point;                 /* --point N: run only point N (1-based) */
+    double timeout;             /* --timeout S: a point running longer is killed (0: none) */
+} cli;
+
+/* This binary's path (sibling NULL), or that of the binary called sibling
+ * in the same folder; 0, or -1 when it cannot be found or does not fit. */
+int cli_exe_path(const char *sibling, char *out, size_t n);
+/* Write text to path atomically (PATH.tmp, then rename). */
+int cli_write_text(const char *path, const char *text, char *err, size_t n);
+
+int cmd_run(const cli *c);
+int cmd_sweep(const cli *c);
+int cmd_bench(const cli *c);
+int cmd_validate(const cli *c);
+int cmd_buscalc(const cli *c);
+int cmd_l3fwd(const cli *c);
+int cmd_merge(const cli *c);
+
+#endif

@@ -1,0 +1,103 @@
+#include "sweep_point.h"
+#include "cli.h"
+#include "../report/report.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *typed_value(const char *v)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (*v && !*end)
+        return cJSON_CreateNumber(d);
+    return cJSON_CreateString(v);
+}
+
+static cJSON *point_head(const sweep_spec *s, long idx)
+{
+    char bufs[SWEEP_MAX_KEYS][512];
+    char *ov[SWEEP_MAX_KEYS];
+    sweep_spec_point(s, idx, bufs, ov);
+    cJSON *pt = cJSON_CreateObject();
+    cJSON_AddNumberToObject(pt, "point", (double)idx + 1);
+    for (int k = 0; k < s->nk; k++)
+        cJSON_AddItemToObject(pt, s->keys[k].name, typed_value(strchr(ov[k], '=') + 1));
+    return pt;
+}
+
+void sweep_point_command(const sweep_spec *s, long idx, char *out, size_t n)
+{
+    char bufs[SWEEP_MAX_KEYS][512];
+    char *ov[SWEEP_MAX_KEYS];
+    sweep_spec_point(s, idx, bufs, ov);
+    size_t l = (size_t)snprintf(out, n, "nicsim run %s", s->scenario);
+    for (int k = 0; k < s->nk && l < n; k++)
+        l += (size_t)snprintf(out + l, n - l, " %s", ov[k]);
+}
+
+cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char *why)
+{
+    cJSON *pt = point_head(s, idx);
+    char cmd[4096];
+    sweep_point_command(s, idx, cmd, sizeof cmd);
+    cJSON_AddBoolToObject(pt, "failed", 1);
+    cJSON_AddNumberToObject(pt, "exit_status", status);
+    cJSON_AddStringToObject(pt, "error", why);
+    cJSON_AddStringToObject(pt, "command", cmd);
+    return pt;
+}
+
+cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
+{
+    char bufs[SWEEP_MAX_KEYS][512];
+    char *ov[SWEEP_MAX_KEYS];
+    char err[1024];
+    sweep_spec_point(s, idx, bufs, ov);
+    scenario *sc = nicsim_scenario_load(s->scenario, s->nk, ov, err, sizeof err);
+    if (!sc) {
+        *status = EXIT_USAGE;
+        return sweep_point_failed(s, idx, *status, err);
+    }
+    nicsim_system sys;
+    int rc = nicsim_simulate(&sys, sc, err, sizeof err);
+    if (rc != 0) {
+        scenario_free(sc);
+        *status = rc == -2 ? EXIT_USAGE : EXIT_RUN_FAILED;
+        return sweep_point_failed(s, idx, *status, err);
+    }
+    int nports = report_tx_ports(&sys);
+    const char *sizes = strcmp(scenario_str(sc, "system", "app"), "pktgen") ? "gen" : "pktgen";
+    double wire = nports * report_wire_pps(scenario_double(sc, "link", "gbps"),
+                                           (unsigned)scenario_uint(sc, sizes, "size"));
+    double pps = report_tx_pps(&sys);
+    char why[256];
+    int complete = system_complete(&sys, why, sizeof why);
+    cJSON *pt = point_head(s, idx);
+    cJSON_AddNumberToObject(pt, "tx_pps", pps);
+    cJSON_AddNumberToObject(pt, "wire_pps", wire);
+    cJSON_AddNumberToObject(pt, "pct_wire", wire > 0 ? 100 * pps / wire : 0);
+    cJSON_AddNumberToObject(pt, "tx_mbps", report_tx_mbps(&sys));
+    cJSON_AddNumberToObject(pt, "tx_packets", (double)report_tx_packets(&sys));
+    cJSON_AddBoolToObject(pt, "complete", complete);
+    if (!complete)
+        cJSON_AddStringToObject(pt, "incomplete_reason", why);
+    cJSON_AddItemToObject(pt, "run", report_json(&sys, s->scenario));
+    *status = complete ? 0 : EXIT_RUN_FAILED;
+    if (system_free(&sys, err, sizeof err) != 0)
+        *status = EXIT_RUN_FAILED;
+    scenario_free(sc);
+    return pt;
+}
+
+const char *sweep_point_state(const cJSON *pt)
+{
+    if (!pt || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed")))
+        return "failed";
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "complete")) ? "ok" : "incomplete";
+}
+
+void sweep_point_path(const char *dir, long idx, char *out, size_t n)
+{
+    snprintf(out, n, "%s/point-%05ld.json", dir, idx + 1);
+}

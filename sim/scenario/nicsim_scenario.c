@@ -1,0 +1,66 @@
+/* Loading a scenario for any front end (the nicsim commands, the SystemC
+ * testbench): the INI file and overrides against the key schema, then the
+ * checks that span keys. */
+#include <stdio.h>
+#include <string.h>
+#include "nicsim_scenario.h"
+#include "scenario_keys.h"
+
+/* Where a key got its value, as error messages name it: the last command-line
+ * override of it, else "PATH:LINE" of the file, else the file and "(default)". */
+static void where(const scenario *sc, int n_ov, char **ov, const char *sec, const char *key,
+                  char *out, size_t n)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s=", sec, key);
+    for (int i = n_ov - 1; i >= 0; i--)
+        if (!strncmp(ov[i], name, strlen(name))) {
+            snprintf(out, n, "command line: '%s'", ov[i]);
+            return;
+        }
+    int line = scenario_line(sc, sec, key);
+    if (line > 0)
+        snprintf(out, n, "%s:%d", scenario_path(sc), line);
+    else
+        snprintf(out, n, "%s (default)", scenario_path(sc));
+}
+
+/* Checks that need more than one key or a rule the schema cannot say. */
+static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+{
+    char w[600];
+    uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
+    if (ring % 8) {
+        where(sc, n_ov, ov, "driver", "tx_ring", w, sizeof w);
+        snprintf(err, n, "%s: driver.tx_ring: expected a multiple of 8 in [48, 4096], got '%llu'", w,
+                 (unsigned long long)ring);
+        return -1;
+    }
+    uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
+    if (!scenario_bool(sc, "driver", "tx_gran"))
+        wthresh *= 4;              /* GRAN = 0 counts 64-byte lines of 4 descriptors */
+    if (scenario_uint(sc, "driver", "tidv") == 0 && wthresh > 1) {
+        where(sc, n_ov, ov, "driver", "tidv", w, sizeof w);
+        snprintf(err, n, "%s: driver.tidv: expected at least 1 when write-backs are batched "
+                 "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
+        return -1;
+    }
+    if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
+        where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
+        snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);
+        return -1;
+    }
+    return 0;
+}
+
+scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen)
+{
+    scenario *sc = NULL;
+    if (scenario_load(&sc, nicsim_keys, nicsim_n_keys, path, n, ov, err, errlen) != 0)
+        return NULL;
+    if (check_scenario(sc, n, ov, err, errlen) != 0) {
+        scenario_free(sc);
+        return NULL;
+    }
+    return sc;
+}

@@ -1,0 +1,12 @@
+/* A nicsim scenario as every front end loads it: the INI file and the
+ * command-line overrides against the key schema (scenario_keys.c), then the
+ * rules that span keys. */
+#ifndef NICSIM_NICSIM_SCENARIO_H
+#define NICSIM_NICSIM_SCENARIO_H
+#include "scenario.h"
+
+/* NULL and a "file:line: ..." (or "command line: ...") message in err on
+ * any error. */
+scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen);
+
+#endif
