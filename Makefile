@@ -32,7 +32,7 @@ DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 
 # ---- sources --------------------------------------------------------------
 # Everything but main.c and the C++ RTL wrapper: linked into nicsim and into tests.
 MODEL_SRCS  := $(wildcard models/kernel/*.c models/*.c)
-DRIVER_SRCS := $(wildcard driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
+DRIVER_SRCS := $(wildcard driver/e1000/*.c driver/ixgbe/*.c driver/port/*.c driver/apps/*.c)
 SIM_SRCS    := $(filter-out sim/cli/main.c,$(wildcard sim/device/*.c sim/scenario/*.c sim/system/*.c sim/apps/*.c \
                  sim/report/*.c sim/cli/*.c))
 LIB_SRCS    := $(MODEL_SRCS) $(DRIVER_SRCS) $(SIM_SRCS)
@@ -74,8 +74,8 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint synth fuzz fuzz-deps fuzz-bounded bench clean diff-replay \
-        hil hil-if-installable
+.PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
+        fuzz-bounded bench clean diff-replay hil hil-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
@@ -156,9 +156,10 @@ systemc: deps
 # Linux user-space backend (driver/linux), with the simulator's scenario
 # parser; no Verilator, no SystemC.  Linked statically so that it runs in
 # the `make hil` guest as it is.
-HW_SRCS := $(wildcard sim/hw/*.c driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
+HW_SRCS := $(wildcard sim/hw/*.c driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/port/*.c \
+                     driver/apps/*.c sim/apps/*.c) \
            sim/scenario/scenario.c sim/scenario/scenario_keys.c sim/scenario/driver_options.c \
-           sim/report/report_tables.c
+           sim/scenario/personality.c sim/scenario/nicsim_scenario.c sim/report/report_tables.c
 HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)
 # (not static under the sanitizers: their runtimes need the dynamic loader)
 $(BUILD)/nicsim-hw: $(HW_OBJS)
@@ -235,6 +236,12 @@ $(BUILD)/tests/sys_%: testbench/system/test_%.c $(TEST_RUNNER) $(BUILD)/nicsim
 unit: $(UNIT_TESTS)
 rtl-tests: $(RTL_TESTS) $(MOD_TESTS)
 sys-tests: $(SYS_TESTS)
+
+# The layers of docs/architecture.md over the #include graph: fails on an
+# include of a higher (or sibling) layer and on an import circle, and
+# prints each.
+layers:
+	@testbench/tools/layers.sh
 
 lint:
 	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) $(RTL_SRCS)
@@ -391,7 +398,7 @@ run: deps
 	$(BUILD)/nicsim sweep testbench/scenarios/e1000-pktgen.ini $(DEFAULT_SWEEP) \
 	  --csv $(BUILD)/default-sweep.csv --json $(BUILD)/default-sweep.json --plot $(BUILD)/default-sweep.svg
 
-# Every test: lint, the synthesis check, then unit, RTL (the differential
+# Every test: the layers check, lint, the synthesis check, then unit, RTL (the differential
 # checker's 10,000 sequences per personality among them) and system tests,
 # once in a normal build and once under AddressSanitizer +
 # UndefinedBehaviorSanitizer, then the bounded fuzz run, then `make hil`
@@ -400,6 +407,7 @@ run: deps
 # build/san/test-results.xml, build/fuzz-results.xml, build/hil-results.xml).
 # With SAN=1 the normal build's run and make hil are left out.
 test: deps
+	$(MAKE) --no-print-directory layers
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory synth
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory check)

@@ -85,7 +85,7 @@ enum { SLAB_TXNS = 64 };
 struct pcie_bus {
     sched *s;
     pcie_params p;
-    pcie_ops ops;
+    host_bus_callbacks cb;
     uint64_t sub_per_byte;
     unsigned ack_iv, fc_iv;
     link_dir dir[PCIE_DIRS];
@@ -361,7 +361,7 @@ static txn *pop(fifo *q)
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-pcie_bus *pcie_new(sched *s, const pcie_params *p, const pcie_ops *ops)
+pcie_bus *pcie_new(sched *s, const pcie_params *p, const host_bus_callbacks *cb)
 {
     char err[160];
     if (!s || !p || pcie_params_check(p, err, sizeof err) != 0)
@@ -372,8 +372,8 @@ pcie_bus *pcie_new(sched *s, const pcie_params *p, const pcie_ops *ops)
     b->s = s;
     b->p = *p;
     slab_pool_init(&b->txns, sizeof(txn), SLAB_TXNS, "nicsim: pcie_bus");
-    if (ops)
-        b->ops = *ops;
+    if (cb)
+        b->cb = *cb;
     b->sub_per_byte = sub_per_byte(p->gen, p->lanes);
     b->ack_iv = pcie_ack_interval(p);
     b->fc_iv = pcie_fc_interval(p);
@@ -625,8 +625,8 @@ static void deliver(link_dir *L, txn *t)
         if (!last)
             return;
         b->open--;
-        if (b->ops.write_done)
-            b->ops.write_done(b->ops.ctx, func, tag, now);
+        if (b->cb.write_done)
+            b->cb.write_done(b->cb.dev, func, tag, now);
         return;
     }
     case PCIE_DMA_READ_REQ:
@@ -647,22 +647,22 @@ static void deliver(link_dir *L, txn *t)
         txn_free(b, t);
         if (last)
             b->open--;
-        if (b->ops.read_data)
-            b->ops.read_data(b->ops.ctx, func, tag, addr, len, last, now);
+        if (b->cb.read_data)
+            b->cb.read_data(b->cb.dev, func, tag, addr, len, last, now);
         return;
     }
     case PCIE_MMIO_WRITE: {
         uint32_t off = t->tag, val = t->val;
         txn_free(b, t);
         b->open--;
-        if (b->ops.mmio_write)
-            b->ops.mmio_write(b->ops.ctx, func, off, val, now);
+        if (b->cb.mmio_write)
+            b->cb.mmio_write(b->cb.dev, func, off, val, now);
         return;
     }
     case PCIE_MMIO_READ:
         push(&b->presented, t);
-        if (b->ops.mmio_read)
-            b->ops.mmio_read(b->ops.ctx, func, t->tag, now);
+        if (b->cb.mmio_read)
+            b->cb.mmio_read(b->cb.dev, func, t->tag, now);
         return;
     default:
         abort();
@@ -723,8 +723,8 @@ static void ev_cpu_read_done(void *ctx, uint64_t arg)
     uint32_t val = t->val;
     txn_free(b, t);
     b->open--;
-    if (b->ops.mmio_read_done)
-        b->ops.mmio_read_done(b->ops.ctx, func, val, b->s->now);
+    if (b->cb.mmio_read_done)
+        b->cb.mmio_read_done(b->cb.cpu, func, val, b->s->now);
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -953,8 +953,8 @@ int pcie_stream_measure(const pcie_params *p, int read, uint32_t size, double *g
         return -1;
     sched s;
     sched_init(&s);
-    pcie_ops ops = { &st, st_read_data, st_write_done, NULL, NULL, NULL };
-    pcie_bus *b = pcie_new(&s, p, &ops);
+    host_bus_callbacks cb = { .dev = &st, .read_data = st_read_data, .write_done = st_write_done };
+    pcie_bus *b = pcie_new(&s, p, &cb);
     if (!b) {
         sched_free(&s);
         free(st.done);

@@ -1,7 +1,7 @@
 /* PCIe link timing model: one link between the host (root complex + memory)
  * and one device of up to PCIE_MAX_FUNCS functions (the 82599's two ports are
  * functions 0 and 1).  Like pcix_bus it moves no data: it tells its owner,
- * through pcie_ops, the picosecond at which each transfer takes effect.  All
+ * through its host_bus_callbacks, the picosecond at which each transfer takes effect.  All
  * times are picoseconds on the scheduler's clock; docs/models.md ("PCIe bus
  * model") has the rules with their sources.
  *
@@ -103,25 +103,6 @@ typedef enum pcie_kind {
 
 const char *pcie_kind_name(pcie_kind k);
 
-/* The same shape as pcix_ops, so a device adapter fills either. */
-typedef struct pcie_ops {
-    void *ctx;
-    /* One CplD of a DMA read has arrived at the device: [addr, addr+len) of
-     * request tag.  Pieces of one request arrive in address order; last = 1
-     * on the final one. */
-    void (*read_data)(void *ctx, int func, uint32_t tag, uint64_t addr,
-                      uint32_t len, int last, ps_t t);
-    /* The last MWr of a DMA write has reached the root complex. */
-    void (*write_done)(void *ctx, int func, uint32_t tag, ps_t t);
-    /* A posted MMIO write reaches the device. */
-    void (*mmio_write)(void *ctx, int func, uint32_t off, uint32_t val, ps_t t);
-    /* A CPU MMIO read is presented to the device; the owner answers with
-     * pcie_mmio_read_reply() (at once or later; answers go in order). */
-    void (*mmio_read)(void *ctx, int func, uint32_t off, ps_t t);
-    /* The read data has reached the CPU. */
-    void (*mmio_read_done)(void *ctx, int func, uint32_t val, ps_t t);
-} pcie_ops;
-
 typedef struct pcie_stats {
     uint64_t count[PCIE_DIRS][PCIE_KINDS];      /* TLPs, DLLPs or SKPs sent */
     uint64_t wire_bytes[PCIE_DIRS][PCIE_KINDS]; /* on the link, all overheads included */
@@ -135,7 +116,7 @@ typedef struct pcie_stats {
 typedef struct pcie_bus pcie_bus;
 
 /* NULL if the parameters fail pcie_params_check (or out of memory). */
-pcie_bus *pcie_new(sched *s, const pcie_params *p, const pcie_ops *ops);
+pcie_bus *pcie_new(sched *s, const pcie_params *p, const host_bus_callbacks *cb);
 /* The scheduler must hold no more events of this bus when it is freed. */
 void pcie_free(pcie_bus *b);
 

@@ -57,7 +57,7 @@ enum { SLAB_TXNS = 64 };
 struct pcix_bus {
     sched *s;
     pcix_params p;
-    pcix_ops ops;
+    host_bus_callbacks cb;
     ps_t clk;
     fifo q[M_COUNT];
     int rr;                 /* master the next arbitration looks at first */
@@ -138,7 +138,7 @@ static void txn_free(pcix_bus *b, txn *t)
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-pcix_bus *pcix_new(sched *s, const pcix_params *p, const pcix_ops *ops)
+pcix_bus *pcix_new(sched *s, const pcix_params *p, const host_bus_callbacks *cb)
 {
     if (!s || !p || !(p->mhz > 0) || p->mmrbc == 0 || p->mmrbc > PCIX_PAGE ||
         p->max_outstanding_splits == 0)
@@ -149,8 +149,8 @@ pcix_bus *pcix_new(sched *s, const pcix_params *p, const pcix_ops *ops)
     b->s = s;
     b->p = *p;
     slab_pool_init(&b->txns, sizeof(txn), SLAB_TXNS, "nicsim: pcix_bus");
-    if (ops)
-        b->ops = *ops;
+    if (cb)
+        b->cb = *cb;
     b->clk = (ps_t)(1e6 / nominal_mhz(p->mhz) + 0.5);
     if (b->clk == 0)
         b->clk = 1;
@@ -267,8 +267,8 @@ static void ev_write_done(void *ctx, uint64_t arg)
     if (!last)
         return;
     b->open--;
-    if (b->ops.write_done)
-        b->ops.write_done(b->ops.ctx, func, tag, b->s->now);
+    if (b->cb.write_done)
+        b->cb.write_done(b->cb.dev, func, tag, b->s->now);
 }
 
 static void ev_read_data(void *ctx, uint64_t arg)
@@ -290,8 +290,8 @@ static void ev_read_data(void *ctx, uint64_t arg)
     }
     if (last)
         b->open--;
-    if (b->ops.read_data)
-        b->ops.read_data(b->ops.ctx, func, tag, addr, len, last, b->s->now);
+    if (b->cb.read_data)
+        b->cb.read_data(b->cb.dev, func, tag, addr, len, last, b->s->now);
     try_start(b);
 }
 
@@ -303,8 +303,8 @@ static void ev_mmio_write(void *ctx, uint64_t arg)
     uint32_t off = t->tag, val = t->val;
     txn_free(b, t);
     b->open--;
-    if (b->ops.mmio_write)
-        b->ops.mmio_write(b->ops.ctx, func, off, val, b->s->now);
+    if (b->cb.mmio_write)
+        b->cb.mmio_write(b->cb.dev, func, off, val, b->s->now);
 }
 
 static void ev_mmio_present(void *ctx, uint64_t arg)
@@ -312,8 +312,8 @@ static void ev_mmio_present(void *ctx, uint64_t arg)
     pcix_bus *b = ctx;
     txn *t = (txn *)(uintptr_t)arg;
     b->reading = t;
-    if (b->ops.mmio_read)
-        b->ops.mmio_read(b->ops.ctx, t->func, t->tag, b->s->now);
+    if (b->cb.mmio_read)
+        b->cb.mmio_read(b->cb.dev, t->func, t->tag, b->s->now);
 }
 
 static void ev_mmio_read_done(void *ctx, uint64_t arg)
@@ -324,8 +324,8 @@ static void ev_mmio_read_done(void *ctx, uint64_t arg)
     uint32_t val = t->val;
     txn_free(b, t);
     b->open--;
-    if (b->ops.mmio_read_done)
-        b->ops.mmio_read_done(b->ops.ctx, func, val, b->s->now);
+    if (b->cb.mmio_read_done)
+        b->cb.mmio_read_done(b->cb.cpu, func, val, b->s->now);
 }
 
 static void at(pcix_bus *b, ps_t when, sched_fn fn, txn *t)

@@ -2,7 +2,7 @@
  * per card, with the card's functions (0 and 1 of a dual-port 82546) and the
  * host bridge as masters.  The model owns all timing between the device's DMA
  * and MMIO ports and host memory; it moves no data itself: it tells its owner
- * (through pcix_ops) when each transfer takes effect, and the owner copies the
+ * (through its host_bus_callbacks) when each transfer takes effect, and the owner copies the
  * bytes then.  All times are picoseconds on the scheduler's clock.
  *
  * Transaction shapes, in bus clocks (parameters in pcix_params):
@@ -63,24 +63,6 @@ typedef enum pcix_kind {
 
 const char *pcix_kind_name(pcix_kind k);
 
-typedef struct pcix_ops {
-    void *ctx;
-    /* One sequence of a DMA read has arrived at the device: [addr, addr+len)
-     * of request tag.  Sequences of one tag arrive in address order; last = 1
-     * on the final one. */
-    void (*read_data)(void *ctx, int func, uint32_t tag, uint64_t addr,
-                      uint32_t len, int last, ps_t t);
-    /* A DMA write is complete in host memory (end of its data phases). */
-    void (*write_done)(void *ctx, int func, uint32_t tag, ps_t t);
-    /* A posted MMIO write reaches the device. */
-    void (*mmio_write)(void *ctx, int func, uint32_t off, uint32_t val, ps_t t);
-    /* A CPU MMIO read is presented to the device; the owner answers with
-     * pcix_mmio_read_reply() (at once or after it clocked the device). */
-    void (*mmio_read)(void *ctx, int func, uint32_t off, ps_t t);
-    /* The read data has reached the CPU. */
-    void (*mmio_read_done)(void *ctx, int func, uint32_t val, ps_t t);
-} pcix_ops;
-
 typedef struct pcix_stats {
     uint64_t count[PCIX_KINDS];    /* transactions (sequences for reads) */
     ps_t busy[PCIX_KINDS];         /* bus time incl. arbitration and turnaround */
@@ -90,7 +72,7 @@ typedef struct pcix_stats {
 
 typedef struct pcix_bus pcix_bus;
 
-pcix_bus *pcix_new(sched *s, const pcix_params *p, const pcix_ops *ops);
+pcix_bus *pcix_new(sched *s, const pcix_params *p, const host_bus_callbacks *cb);
 void pcix_free(pcix_bus *b);
 ps_t pcix_clock_ps(const pcix_bus *b);
 /* The configured clock in MHz (as given: 133 for 133.33). */

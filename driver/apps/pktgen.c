@@ -1,4 +1,4 @@
-/* pktgen over a bound TX queue (struct pktgen_txops); see pktgen.h.  Only
+/* pktgen over a bound TX queue (struct nic_txq_ops); see pktgen.h.  Only
  * plat.h and the table's functions are used: no driver core is named here. */
 #include "pktgen.h"
 #include <stdlib.h>
@@ -93,7 +93,7 @@ static void tx_done(void *arg, void *cookie)
     buf_free(pg, cookie);
 }
 
-int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct pktgen_txops *tx,
+int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct nic_txq_ops *tx,
                 const struct pktgen_opts *o)
 {
     struct pktgen_opts def;
@@ -269,7 +269,7 @@ static void send_burst(struct pktgen *pg)
             return;
         }
         int rc = pg->tx.xmit(pg->tx.q, b->bus, pg->len, b, more);
-        if (rc == PKTGEN_ERR_BUSY) {
+        if (rc == NIC_TXQ_BUSY) {
             if (!o->clone)
                 pg->held = b;
             ring_full(pg);      /* the burst resumes at burst_pos next step */

@@ -7,11 +7,11 @@
  * flush the tail and wait for an interrupt), or -- once count or duration is
  * reached -- drains: waits until every queued packet has been reclaimed.
  *
- * The queue is reached only through struct pktgen_txops, a table of the
- * functions both cores offer in the same shape (xmit with `more`, clean with
- * a done callback, flush, free descriptors, the interrupt cause read).  So
- * pktgen itself depends on no core; pktgen_bind_e1000 / pktgen_bind_ixgbe
- * (pktgen_e1000.c, pktgen_ixgbe.c) fill the table for one queue.
+ * The queue is reached only through struct nic_txq_ops (driver/port), a
+ * table of the functions both cores offer in the same shape (xmit with
+ * `more`, clean with a done callback, flush, free descriptors, the
+ * interrupt cause read).  So pktgen itself depends on no core; a port
+ * fills the table for its queue (port_e1000_txq_ops, port_ixgbe_txq_ops).
  *
  * Frames: Ethernet + IPv4 (valid header checksum, TTL 32, ID 0) + UDP
  * (checksum 0) + a payload holding the packet's 32-bit big-endian sequence
@@ -25,56 +25,17 @@
 #define NICSIM_PKTGEN_H
 #include <stdint.h>
 #include "../plat.h"
+#include "../port/nic_queue_ops.h"
 
 /* Return codes.  The values are the ones the e1000 and ixgbe cores share
- * (E1000_ERR_* / IXGBE_ERR_*; the bindings check this at compile time), so
- * a core's xmit result passes through unchanged and callers that compare
- * pktgen_init's result with E1000_ERR_PARAM keep working. */
+ * (E1000_ERR_* / IXGBE_ERR_*: BUSY is the queue table's NIC_TXQ_BUSY), so
+ * callers that compare pktgen_init's result with E1000_ERR_PARAM keep
+ * working. */
 enum pktgen_err {
     PKTGEN_ERR_BUSY  = -1,      /* xmit: the ring lacks room, nothing was written */
     PKTGEN_ERR_PARAM = -2,      /* an option or argument is out of range */
     PKTGEN_ERR_NOMEM = -3,      /* plat_dma_alloc or calloc failed */
 };
-
-/* One transmit queue as pktgen sees it.  The functions get q as their first
- * argument; their contracts are those of the cores' e1000_tx.h/ixgbe_tx.h
- * (the same for both).  The three numbers are read from the queue when it
- * is bound, so bind after the queue's setup. */
-struct pktgen_txops {
-    void *q;
-    /* Queue one frame; more != 0: another follows at once, the tail write
-     * may wait.  0, PKTGEN_ERR_BUSY, or another negative error. */
-    int (*xmit)(void *q, uint64_t bus, uint32_t len, void *cookie, int more);
-    /* Reclaim completed packets in order, done(arg, cookie) for each;
-     * returns how many. */
-    unsigned (*clean)(void *q, void (*done)(void *arg, void *cookie), void *arg);
-    /* Write the tail if descriptors are queued beyond it. */
-    void (*flush)(void *q);
-    /* Descriptors free for xmit. */
-    unsigned (*free_descs)(const void *q);
-    /* The interrupt handler's cause read (it clears the cause), after
-     * plat_irq_wait saw the interrupt. */
-    void (*irq_handle)(void *q);
-    /* Tail-register writes since the queue's setup (pktgen reports its own
-     * share as stats.tdt_writes). */
-    uint64_t (*tdt_writes)(const void *q);
-    uint32_t clean_thresh;      /* reclaim before a burst when fewer are free */
-    uint32_t ring_size;         /* descriptors: the default pool size */
-    uint32_t max_frame_len;     /* largest len xmit accepts (without FCS) */
-};
-
-struct e1000_txq;
-struct ixgbe_txq;
-/* Fill *ops for an e1000 queue set up with e1000_txq_setup.  The interrupt
- * read is e1000_irq_handle (ICR) of the queue's device. */
-void pktgen_bind_e1000(struct pktgen_txops *ops, struct e1000_txq *q);
-/* Fill *ops for an ixgbe queue set up with ixgbe_txq_setup.  The interrupt
- * read is ixgbe_irq_handle (EICR) of the queue's device.  ixgbe_dev_init
- * leaves every interrupt masked: for pktgen's interrupt waits to see the
- * queue's completions, the caller unmasks its cause (ixgbe_irq_enable);
- * masked, every wait times out (reclaim_in_poll = 0 still progresses, one
- * irq_wait_ns per full ring; reclaim_in_poll = 1 would never reclaim). */
-void pktgen_bind_ixgbe(struct pktgen_txops *ops, struct ixgbe_txq *q);
 
 #define PKTGEN_MIN_SIZE 64u      /* Ethernet frame sizes, FCS included */
 #define PKTGEN_MAX_SIZE 1518u
@@ -127,7 +88,7 @@ enum pktgen_state { PKTGEN_RUN, PKTGEN_DRAIN, PKTGEN_DONE };
 
 struct pktgen {
     struct plat_dev *pd;
-    struct pktgen_txops tx;            /* the queue (a copy of the caller's table) */
+    struct nic_txq_ops tx;            /* the queue (a copy of the caller's table) */
     struct pktgen_opts opts;
     uint32_t len;                      /* bytes handed to xmit: size - 4 */
     uint8_t frame[PKTGEN_MAX_SIZE - 4]; /* template; sequence patched per packet */
@@ -150,10 +111,10 @@ struct pktgen {
 void pktgen_default_opts(struct pktgen_opts *o);
 
 /* Check the options, resolve the named costs, allocate the buffers (DMA) and
- * build the frame template.  tx is a bound queue (pktgen_bind_*; every
+ * build the frame template.  tx is a bound queue (a port's txq_ops; every
  * function set), copied into pg.  o may be NULL (defaults).
  * Returns 0, PKTGEN_ERR_PARAM or PKTGEN_ERR_NOMEM. */
-int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct pktgen_txops *tx,
+int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct nic_txq_ops *tx,
                 const struct pktgen_opts *o);
 
 /* One step: a burst, a full-ring wait, or a drain wait.  Returns 1 while

@@ -1,4 +1,4 @@
-/* sink over a bound RX queue (struct sink_rxops); see sink.h.  Only plat.h
+/* sink over a bound RX queue (struct nic_rxq_ops); see sink.h.  Only plat.h
  * and the table's functions are used: no driver core is named here. */
 #include "sink.h"
 #include <stddef.h>
@@ -10,7 +10,7 @@ void sink_default_opts(struct sink_opts *o)
     *o = (struct sink_opts){ .budget = 64, .touch = 1, .irq_wait_ns = 100000 };
 }
 
-int sink_init(struct sink *s, struct plat_dev *pd, const struct sink_rxops *rx, const struct sink_opts *o)
+int sink_init(struct sink *s, struct plat_dev *pd, const struct nic_rxq_ops *rx, const struct sink_opts *o)
 {
     struct sink_opts def;
     if (!o) {

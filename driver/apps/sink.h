@@ -2,29 +2,17 @@
  * are taken by the driver's RX poll in NAPI rounds, counted (and their
  * header read, as a stack would), and their buffers freed.
  *
- * The queue is reached only through struct sink_rxops, a table of the
- * driver core's RX functions bound by sink_bind_e1000 / sink_bind_ixgbe, so
- * this file names no driver core.  Named costs (plat_cost_id): "napi_poll"
+ * The queue is reached only through struct nic_rxq_ops (driver/port), a
+ * table of the driver core's RX functions that a port fills for its queue
+ * (port_e1000_rxq_ops, port_ixgbe_rxq_ops), so this file names no driver
+ * core.  Named costs (plat_cost_id): "napi_poll"
  * per poll round; the driver charges its own ("skb_free" when a buffer is
  * freed, "skb_alloc" at refill, "skb_alloc_small" for a copybreak copy). */
 #ifndef NICSIM_SINK_H
 #define NICSIM_SINK_H
 #include <stdint.h>
 #include "../plat.h"
-
-/* One received frame as the driver hands it over. */
-typedef void (*sink_got_fn)(void *arg, void *data, uint32_t len, void *cookie);
-
-struct sink_rxops {
-    void *q;                          /* the bound RX queue */
-    /* at most budget descriptors: got() per good frame, then refill;
-     * returns the descriptors processed (budget: there may be more) */
-    unsigned (*poll)(void *q, unsigned budget, sink_got_fn got, void *arg);
-    /* the stack is done with the frame's buffer */
-    void (*pkt_free)(struct plat_dev *pd, void *cookie);
-    /* acknowledge the interrupt (the driver's handler) */
-    void (*irq_handle)(void *q);
-};
+#include "../port/nic_queue_ops.h"
 
 struct sink_opts {
     uint32_t budget;            /* NAPI weight: descriptors per poll round; default 64 */
@@ -43,7 +31,7 @@ struct sink_stats {
 
 struct sink {
     struct plat_dev *pd;
-    struct sink_rxops rx;
+    struct nic_rxq_ops rx;
     struct sink_opts opts;
     struct sink_stats stats;
     plat_cost c_poll;
@@ -51,14 +39,9 @@ struct sink {
 
 void sink_default_opts(struct sink_opts *o);
 /* 0, or -1 for a table missing a function or a zero budget. */
-int sink_init(struct sink *s, struct plat_dev *pd, const struct sink_rxops *rx, const struct sink_opts *o);
+int sink_init(struct sink *s, struct plat_dev *pd, const struct nic_rxq_ops *rx, const struct sink_opts *o);
 /* One NAPI cycle: wait for the interrupt (at most irq_wait_ns), then poll
  * rounds while each uses its whole budget.  Returns the frames received. */
 unsigned sink_step(struct sink *s);
-
-struct e1000_rxq;
-struct ixgbe_rxq;
-void sink_bind_e1000(struct sink_rxops *ops, struct e1000_rxq *q);
-void sink_bind_ixgbe(struct sink_rxops *ops, struct ixgbe_rxq *q);
 
 #endif

@@ -1,37 +1,12 @@
 /* Opening a physical NIC function for the driver core; see hw_nic.h. */
 #include "hw_nic.h"
 #include "../plat.h"
-#include "../e1000/e1000_regs.h"
-#include "../ixgbe/ixgbe_regs.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Device IDs (Linux's e1000_hw.h / ixgbe_type.h): the 82540..82546 family
- * with legacy descriptors, and the 82599 functions. */
-static const uint16_t e1000_ids[] = {
-    0x100E, 0x100F, 0x1011, 0x1010, 0x1012, 0x101D, 0x1026, 0x1027, 0x1028,
-    0x1079, 0x107A, 0x107B, 0x108A, 0x1099, 0x10B5, 0x1015, 0x1016, 0x1017, 0x101E,
-};
-static const uint16_t ixgbe_ids[] = {
-    0x10F7, 0x10F8, 0x10F9, 0x10FB, 0x10FC, 0x1514, 0x1517, 0x151C, 0x1529,
-    0x152A, 0x1557, 0x154D, 0x154F, 0x1558, 0x10D8,
-};
-
-int hw_nic_id_ok(enum hw_family f, uint16_t vendor, uint16_t device)
-{
-    const uint16_t *ids = f == HW_FAMILY_E1000 ? e1000_ids : ixgbe_ids;
-    size_t n = f == HW_FAMILY_E1000 ? sizeof e1000_ids / sizeof *ids : sizeof ixgbe_ids / sizeof *ids;
-    if (vendor != 0x8086)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (ids[i] == device)
-            return 1;
-    return 0;
-}
 
 const char *hw_mode_name(enum hw_mode m)
 {
@@ -103,19 +78,17 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     vfio_nic_init(&d->vfio);
     uio_nic_init(&d->uio);
     d->poll = o->poll;
-    d->family = o->family;
+    d->core = o->core;
     snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
     if (geteuid() != 0)
         return hw_fail(e, HW_NOT_READY, "nicsim-hw must run as root: it binds the NIC to vfio-pci or "
                        "uio_pci_generic, maps its registers and pins DMA memory");
     if (pci_resolve(o->spec, d->bdf, e) != 0 || pci_read_id(d->bdf, &d->vendor, &d->device, e) != 0)
         return -1;
-    if (!hw_nic_id_ok(o->family, d->vendor, d->device))
-        return hw_fail(e, HW_NOT_READY, "%s: device %04x:%04x is not an %s; the scenario's nic.model needs %s",
-                       d->bdf, d->vendor, d->device,
-                       o->family == HW_FAMILY_E1000 ? "8254x/82546 (e1000)" : "82599 (ixgbe)",
-                       o->family == HW_FAMILY_E1000 ? "an Intel 8254x/82546 (8086:1010, 8086:100f, ...)"
-                                                    : "an Intel 82599 (8086:10fb, 8086:10f7, ...)");
+    if (!nic_port_core_drives(o->core, d->vendor, d->device))
+        return hw_fail(e, HW_NOT_READY, "%s: device %04x:%04x is not an %s (%s core); the scenario's nic.model "
+                       "needs an Intel %s (8086:%04x, 8086:%04x, ...)", d->bdf, d->vendor, d->device, o->core->parts,
+                       o->core->name, o->core->parts, o->core->pci_ids[0], o->core->pci_ids[1]);
     if (check_not_in_use(d, o, e) != 0)
         return -1;
     int group = pci_iommu_group(d->bdf);
@@ -210,15 +183,7 @@ void hw_nic_close(struct plat_dev *d)
          * make hil guest's vfio run saw "irq 20: nobody cared" after a NIC
          * on that line was closed).  Then the reset stops every DMA engine
          * before the memory goes back to the kernel. */
-        if (d->family == HW_FAMILY_E1000) {
-            plat_write32(d, E1000_IMC, 0xFFFFFFFFu);
-            (void)plat_read32(d, E1000_ICR);
-            plat_write32(d, E1000_CTRL, plat_read32(d, E1000_CTRL) | E1000_CTRL_RST);
-        } else {
-            plat_write32(d, IXGBE_EIMC, IXGBE_EIMC_ALL);
-            (void)plat_read32(d, IXGBE_EICR);
-            plat_write32(d, IXGBE_CTRL, plat_read32(d, IXGBE_CTRL) | IXGBE_CTRL_RST);
-        }
+        d->core->quiesce(d);
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
         uint16_t cmd;

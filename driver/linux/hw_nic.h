@@ -18,13 +18,13 @@
 #include "pci_sysfs.h"
 #include "uio_nic.h"
 #include "vfio_nic.h"
+#include "../port/nic_port.h"
 
 enum hw_mode { HW_MODE_AUTO, HW_MODE_VFIO, HW_MODE_UIO };
-enum hw_family { HW_FAMILY_E1000, HW_FAMILY_IXGBE };
 
 struct hw_nic_opts {
     const char *spec;           /* PCI address or vendor:device[@N] (pci_resolve) */
-    enum hw_family family;      /* the driver core the scenario runs on it */
+    const struct nic_port_core *core;  /* the driver core the scenario runs on it */
     enum hw_mode mode;
     int poll;                   /* 1 = no interrupts: plat_irq_wait returns at once */
     int force;                  /* take the NIC even if its kernel interface is up */
@@ -41,7 +41,7 @@ struct hw_nic_opts {
 struct plat_dev {
     char bdf[PCI_BDF_LEN];
     char ifname[8];             /* the scenario's port name, e.g. "eth0" */
-    enum hw_family family;
+    const struct nic_port_core *core;
     uint16_t vendor, device;
     enum hw_mode mode;          /* VFIO or UIO once open */
     int poll;
@@ -59,10 +59,6 @@ struct plat_dev {
     uint64_t irqs, irq_timeouts;
     int kmsg_fd;                /* the kernel log from open on: IOMMU fault reports */
 };
-
-/* 1 when vendor:device belongs to the family (the 8254x/82546 IDs the e1000
- * core drives, or the 82599 IDs of the ixgbe core). */
-int hw_nic_id_ok(enum hw_family f, uint16_t vendor, uint16_t device);
 
 int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e);
 /* A DMA the platform refused since open: the IOMMU's fault report for this

@@ -1,35 +1,79 @@
-/* The l3fwd experiment as a system: l3fwd.ports 82599s (port 0 of cards
- * 0..N-1: eth0, eth2, eth4, eth6), each flooded by its link partner with
- * the traffic pattern of l3fwd.pattern, and one CPU polling them all with
- * the forwarder of driver/apps/l3fwd.h (no interrupts), routing by the
+/* The l3fwd experiment as an app: port 0 of each of the first l3fwd.ports
+ * 82599s (eth0, eth2, eth4, eth6), each flooded by its link partner with
+ * the traffic pattern of l3fwd.pattern, and one instance polling them all
+ * with the forwarder of driver/apps/l3fwd.h (no interrupts), routing by the
  * destination: 198.18.<k>.0/24 and 2001:db8:<k>::/48 go to port k. */
 #include "app_l3fwd.h"
-#include "../scenario/driver_options.h"
-#include "../system/link_partner.h"
-#include "../system/port_ixgbe.h"
 #include "../../driver/apps/l3fwd.h"
-#include <stdio.h>
+#include "../../driver/port/port_ixgbe.h"
 #include <stdlib.h>
 #include <string.h>
 
 struct l3fwd_app {
     struct l3fwd fwd;
     struct lpm lpm4, lpm6;
-    int lpm_up;
+    int up;
 };
 
 /* Route table groups: IPv4 /24s need none, each IPv6 /48 three. */
 #define L3FWD_LPM4_GROUPS 16u
 #define L3FWD_LPM6_GROUPS 64u
 
-int app_l3fwd_port(const scenario *sc, int p)
+static int instance_of(const scenario *sc, int p, int nports)
 {
-    return p % 2 == 0 && (uint64_t)p / 2 < scenario_uint(sc, "l3fwd", "ports");
+    (void)nports;
+    return p % 2 == 0 && (uint64_t)p / 2 < scenario_uint(sc, "l3fwd", "ports") ? 0 : -1;
 }
 
-static int bring_up_port(sim_port *sp)
+static int check(const scenario *sc, int nports, char *err, size_t n)
 {
-    return port_ixgbe_dev_up(sp) != 0 || port_ixgbe_rxq_up(sp) != 0 || port_ixgbe_txq_up(sp) != 0 ? -1 : 0;
+    int ports = (int)scenario_uint(sc, "l3fwd", "ports");
+    if (ports > nports / 2) {
+        snprintf(err, n, "system.cards: l3fwd.ports = %d needs %d cards (one port of each), got %d", ports, ports,
+                 nports / 2);
+        return -1;
+    }
+    return 0;
+}
+
+/* Polled: RX and TX queue 0, no interrupt. */
+static void want(const scenario *sc, int p, struct nic_port_want *w)
+{
+    (void)sc;
+    (void)p;
+    *w = (struct nic_port_want){ .rx = 1, .tx = 1 };
+}
+
+static int transmits(const scenario *sc, int p, int nports)
+{
+    return instance_of(sc, p, nports) == 0;
+}
+
+/* What input port p's link partner sends (its rate, size and count come
+ * from [gen]): the pattern's destinations, 198.18.<k>.1 or 2001:db8:<k>::1
+ * for output port k. */
+static int partner(const scenario *sc, int p, int nports, link_gen_cfg *cfg)
+{
+    if (instance_of(sc, p, nports) != 0)
+        return 0;
+    const char *pat = scenario_str(sc, "l3fwd", "pattern");
+    int i = p / 2, n = (int)scenario_uint(sc, "l3fwd", "ports");
+    int pair = (i ^ 1) < n ? i ^ 1 : i;     /* 0<->1, 2<->3; a lone port to itself */
+    cfg->dst_prefix = 16;
+    cfg->flow_stride = 256;
+    cfg->ip_version = 4;
+    if (!strncmp(pat, "ipv4-4streamsx", 14)) {
+        cfg->dst_ip_base = 0xc6120001u;     /* 198.18.0.1 */
+        cfg->flows = (uint32_t)n;
+        cfg->pkts_per_flow = (uint32_t)atoi(pat + 14);
+        return 1;
+    }
+    cfg->dst_ip_base = 0xc6120001u | (uint32_t)pair << 8;
+    cfg->dst_ip6_base[5] = (uint8_t)pair;
+    cfg->flows = 1;
+    cfg->pkts_per_flow = 1;
+    cfg->ip_version = !strcmp(pat, "ipv6-cont-burst") ? 6 : !strcmp(pat, "ipv4-ipv6-cont-burst") ? 46 : 4;
+    return 1;
 }
 
 /* The routes: port k's IPv4 /24 and IPv6 /48. */
@@ -44,24 +88,20 @@ static int add_routes(struct l3fwd_app *a, int nports)
     return 0;
 }
 
-static int l3fwd_bring_up(sim_cpu *c)
+static int up(void *st, const scenario *sc, const app_port *ports, int n, char *err, size_t errlen)
 {
-    const scenario *sc = c->ports[0]->pd.sys->sc;
-    struct l3fwd_app *a = c->l3fwd;
-    struct l3fwd_port ports[L3FWD_MAX_PORTS];
-    for (int i = 0; i < c->nports; i++) {
-        sim_port *sp = c->ports[i];
-        if (bring_up_port(sp) != 0)
-            return -1;
-        ports[i] = (struct l3fwd_port){ .pd = &sp->pd, .rxq = &sp->ixrxq, .txq = &sp->ixtxq,
-                                        .mac = { 2, 0, 0, 0, (uint8_t)(sp->index / 2), 0 },
-                                        .peer_mac = { 2, 0, 0, 0, 0xff, (uint8_t)sp->index } };
+    struct l3fwd_app *a = st;
+    struct l3fwd_port lp[L3FWD_MAX_PORTS];
+    for (int i = 0; i < n; i++) {
+        struct ixgbe_port *x = port_ixgbe(ports[i].np);
+        lp[i] = (struct l3fwd_port){ .pd = ports[i].pd, .rxq = &x->rxq, .txq = &x->txq,
+                                     .mac = { 2, 0, 0, 0, (uint8_t)(ports[i].index / 2), 0 },
+                                     .peer_mac = { 2, 0, 0, 0, 0xff, (uint8_t)ports[i].index } };
     }
-    sim_port *p0 = c->ports[0];
-    if (lpm_init(&a->lpm4, &p0->pd, 4, L3FWD_LPM4_GROUPS) != 0 ||
-        lpm_init(&a->lpm6, &p0->pd, 16, L3FWD_LPM6_GROUPS) != 0 || add_routes(a, c->nports) != 0) {
-        snprintf(p0->err, sizeof p0->err, "l3fwd: cannot build the route tables (out of DMA memory)");
-        return -1;
+    if (lpm_init(&a->lpm4, ports[0].pd, 4, L3FWD_LPM4_GROUPS) != 0 ||
+        lpm_init(&a->lpm6, ports[0].pd, 16, L3FWD_LPM6_GROUPS) != 0 || add_routes(a, n) != 0) {
+        snprintf(err, errlen, "l3fwd: cannot build the route tables (out of DMA memory)");
+        return APP_ERR_NOMEM;
     }
     struct l3fwd_opts o;
     l3fwd_default_opts(&o);
@@ -70,117 +110,76 @@ static int l3fwd_bring_up(sim_cpu *c)
     o.burst = (unsigned)scenario_uint(sc, "l3fwd", "burst");
     o.prefetch_ahead = (unsigned)scenario_uint(sc, "l3fwd", "prefetch_ahead");
     o.tx_free_thresh = (unsigned)scenario_uint(sc, "l3fwd", "tx_free_thresh");
-    if (l3fwd_init(&a->fwd, ports, c->nports, &a->lpm4, &a->lpm6, &o) != 0) {
-        snprintf(p0->err, sizeof p0->err, "l3fwd: bad options (l3fwd.group must be 4 or 8)");
-        return -1;
+    if (l3fwd_init(&a->fwd, lp, n, &a->lpm4, &a->lpm6, &o) != 0) {
+        snprintf(err, errlen, "l3fwd: bad options (l3fwd.group must be 4 or 8)");
+        return APP_ERR_PARAM;
     }
-    for (int i = 0; i < c->nports; i++)
-        link_partner_go(c->ports[i], c->c.t);
+    a->up = 1;
     return 0;
 }
 
-/* Done once every link partner has sent everything and the CPU has polled
- * l3fwd.drain_us without a frame since the later of the last arrival and
- * its last work. */
-static int l3fwd_cpu_step(sim_cpu *c)
+static int step(void *st)
 {
-    if (system_cpu_drained(c))
-        return 0;
-    if (l3fwd_step(&c->l3fwd->fwd))
-        c->last_work = c->c.t;
-    return 1;
+    return l3fwd_step(&((struct l3fwd_app *)st)->fwd);
 }
 
-static void l3fwd_cpu(void *arg)
+static void down(void *st)
 {
-    sim_cpu *c = arg;
-    system_cpu_run(c, c->ports[0]->pd.sys, l3fwd_bring_up, l3fwd_cpu_step, 64);
+    ((struct l3fwd_app *)st)->up = 0;
 }
 
-/* What input port i's link partner sends (its rate, size and count come
- * from [gen]): the pattern's destinations, 198.18.<k>.1 or 2001:db8:<k>::1
- * for output port k. */
-static void pattern_cfg(const char *pat, int i, int nports, link_gen_cfg *cfg)
+static void port_stats(const void *st, int i, app_port_stats *s)
 {
-    int pair = (i ^ 1) < nports ? i ^ 1 : i;    /* 0<->1, 2<->3; a lone port to itself */
-    cfg->dst_prefix = 16;
-    cfg->flow_stride = 256;
-    cfg->ip_version = 4;
-    if (!strncmp(pat, "ipv4-4streamsx", 14)) {
-        cfg->dst_ip_base = 0xc6120001u;         /* 198.18.0.1 */
-        cfg->flows = (uint32_t)nports;
-        cfg->pkts_per_flow = (uint32_t)atoi(pat + 14);
-        return;
-    }
-    cfg->dst_ip_base = 0xc6120001u | (uint32_t)pair << 8;
-    cfg->dst_ip6_base[5] = (uint8_t)pair;
-    cfg->flows = 1;
-    cfg->pkts_per_flow = 1;
-    cfg->ip_version = !strcmp(pat, "ipv6-cont-burst") ? 6 : !strcmp(pat, "ipv4-ipv6-cont-burst") ? 46 : 4;
+    const struct l3fwd_app *a = st;
+    *s = (app_port_stats){ .received = a->up ? a->fwd.stats[i].rx : 0 };
 }
 
-int app_l3fwd_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
+void app_l3fwd_totals_of(const void *st, app_l3fwd_totals *t)
 {
-    const scenario *sc = sys->sc;
-    int nports = (int)scenario_uint(sc, "l3fwd", "ports");
-    if (strcmp(scenario_str(sc, "nic", "model"), "82599") != 0) {
-        snprintf(err, errlen, "nic.model: l3fwd runs on the ixgbe core: expected 82599, got '%s'",
-                 scenario_str(sc, "nic", "model"));
-        return -1;
-    }
-    if (nports > sys->ncards) {
-        snprintf(err, errlen, "system.cards: l3fwd.ports = %d needs %d cards (one port of each), got %d", nports,
-                 nports, sys->ncards);
-        return -1;
-    }
-    sim_cpu *c = system_cpu_new(sys, prof);
-    c->drain = scenario_uint(sc, "l3fwd", "drain_us") * PS_PER_US;
-    c->l3fwd = calloc(1, sizeof *c->l3fwd);
-    if (!c->l3fwd) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    const char *pat = scenario_str(sc, "l3fwd", "pattern");
-    for (int i = 0; i < nports; i++) {
-        sim_port *sp = &sys->port[2 * i];
-        sp->l3fwd_on = 1;
-        system_port_attach(c, sp);
-        driver_options_ixgbe(sc, &sp->ixdopt, &sp->ixtopt);
-        driver_options_ixgbe_rx(sc, &sp->ixropt);
-        link_gen_cfg cfg;
-        link_partner_cfg(sys, sp, &cfg);
-        pattern_cfg(pat, i, nports, &cfg);
-        if (link_partner_create_cfg(sp, &cfg, err, errlen) != 0)
-            return -1;
-    }
-    return system_cpu_start(c, l3fwd_cpu, err, errlen);
-}
-
-void app_l3fwd_free(nicsim_system *sys)
-{
-    for (int i = 0; i < sys->ncpus; i++) {
-        free(sys->cpu[i].l3fwd);
-        sys->cpu[i].l3fwd = NULL;
-    }
-}
-
-int app_l3fwd_totals_of(const nicsim_system *sys, app_l3fwd_totals *t)
-{
+    const struct l3fwd *f = &((const struct l3fwd_app *)st)->fwd;
     memset(t, 0, sizeof *t);
-    if (sys->ncpus < 1 || !sys->cpu[0].l3fwd)
-        return -1;
-    const struct l3fwd *f = &sys->cpu[0].l3fwd->fwd;
     for (int p = 0; p < f->nports; p++) {
-        const struct l3fwd_port_stats *st = &f->stats[p];
-        t->rx += st->rx;
-        t->tx += st->tx;
-        t->tx_bursts += st->tx_bursts;
-        t->rx_bursts += st->rx_bursts;
-        t->rx_empty += st->rx_empty;
-        t->drops += st->drop_bad + st->drop_no_route + st->drop_ring_full;
+        const struct l3fwd_port_stats *s = &f->stats[p];
+        t->rx += s->rx;
+        t->tx += s->tx;
+        t->tx_bursts += s->tx_bursts;
+        t->rx_bursts += s->rx_bursts;
+        t->rx_empty += s->rx_empty;
+        t->drops += s->drop_bad + s->drop_no_route + s->drop_ring_full;
     }
     t->lookups = f->lpm_stats.lookups;
     t->entry_reads = f->lpm_stats.entry_reads;
     t->groups = f->groups;
-    return 0;
 }
+
+static void summary(FILE *f, const void *st, const int *port_index, int n, double run_s)
+{
+    app_l3fwd_totals t;
+    (void)port_index;
+    (void)n;
+    app_l3fwd_totals_of(st, &t);
+    fprintf(f, "\nl3fwd: %llu received, %llu sent, %llu dropped, %llu route lookups, %.0f pps\n",
+            (unsigned long long)t.rx, (unsigned long long)t.tx, (unsigned long long)t.drops,
+            (unsigned long long)t.lookups, run_s > 0 ? (double)t.tx / run_s : 0);
+}
+
+const app app_l3fwd = {
+    .name = "l3fwd",
+    .section = "l3fwd",
+    .frames = "gen",
+    .core = &port_ixgbe_core,
+    .receiver = 1,
+    .tx_rate = 1,
+    .steps_per_turn = 64,
+    .instance_of = instance_of,
+    .check = check,
+    .want = want,
+    .transmits = transmits,
+    .partner = partner,
+    .state_size = sizeof(struct l3fwd_app),
+    .up = up,
+    .step = step,
+    .down = down,
+    .port_stats = port_stats,
+    .summary = summary,
+};

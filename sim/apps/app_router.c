@@ -1,153 +1,161 @@
-/* The router of the 82546 reference posts, as a system: eth0 -> eth1 (and,
- * with two cards, eth2 -> eth3), link-partner generators feeding the input
- * ports, the forwarded frames leaving on the output ports' links, and one
- * CPU per pair (router.cpus = 2) or one for all (1) running the driver core's
- * NAPI loop and router app. */
+/* The router of the 82546 reference posts as an app: eth0 -> eth1 (and,
+ * with two cards, eth2 -> eth3), link partners flooding the input ports,
+ * the forwarded frames leaving on the output ports, and one instance (CPU)
+ * per pair (router.cpus = 2) or one for all (1) running the e1000 core's
+ * NAPI loop and driver/apps/router.c. */
 #include "app_router.h"
-#include "../scenario/driver_options.h"
-#include "../system/link_partner.h"
-#include <stdio.h>
-#include <stdlib.h>
+#include "../../driver/apps/router.h"
+#include "../../driver/port/port_e1000.h"
 #include <string.h>
 
-/* ---------------- the CPUs ---------------- */
+struct router_app {
+    struct router r;
+    int up;                     /* router_init succeeded */
+    int nports;
+};
 
-static void router_port_options(const scenario *sc, sim_port *sp)
+/* Every port of the whole pairs there are (an odd last port has no pair). */
+static int instance_of(const scenario *sc, int p, int nports)
 {
-    driver_options_dev(sc, &sp->dopt);
-    /* Reclaimed in the transmit path, TX completions need no interrupt: the
-     * 4096-descriptor patch's TX ports took 693 interrupts in seed 002's
-     * /proc/interrupts, against 58,638 with the NAPI-poll reclaim. */
-    if (strcmp(scenario_str(sc, "driver", "tx_clean"), "xmit") == 0)
-        sp->dopt.ims &= ~E1000_IMS_TXDW;
-    driver_options_rx(sc, &sp->ropt);
-    driver_options_tx(sc, &sp->topt);
+    int pairs = nports / 2;
+    if (p >= 2 * pairs)
+        return -1;
+    int ncpu = (int)scenario_uint(sc, "router", "cpus");
+    return ncpu > 1 ? (p / 2) % ncpu : 0;
 }
 
-/* Bring up every port the CPU serves, as its driver would, then the router. */
-static int router_bring_up(sim_cpu *c)
+static int is_input(int p)
 {
-    struct router_port rp[SYS_MAX_PORTS];
-    struct router_pair pairs[SYS_MAX_PORTS];
+    return p % 2 == 0;
+}
+
+/* Inputs receive, outputs transmit.  Reclaimed in the transmit path
+ * (driver.tx_clean = xmit), TX completions need no interrupt: the
+ * 4096-descriptor patch's TX ports took 693 interrupts in seed 002's
+ * /proc/interrupts, against 58,638 with the NAPI-poll reclaim. */
+static void want(const scenario *sc, int p, struct nic_port_want *w)
+{
+    *w = (struct nic_port_want){ .rx = (uint8_t)is_input(p), .tx = (uint8_t)!is_input(p), .irq = 1,
+                                 .no_tx_irq = strcmp(scenario_str(sc, "driver", "tx_clean"), "xmit") == 0 };
+}
+
+static int transmits(const scenario *sc, int p, int nports)
+{
+    return !is_input(p) && instance_of(sc, p, nports) >= 0;
+}
+
+static int partner(const scenario *sc, int p, int nports, link_gen_cfg *cfg)
+{
+    (void)cfg;
+    return is_input(p) && instance_of(sc, p, nports) >= 0;
+}
+
+/* [router] and driver.tx_clean: NAPI weight, TX reclaim, route cache. */
+static void options(const scenario *sc, struct router_opts *o)
+{
+    router_default_opts(o);
+    o->napi.weight = (uint32_t)scenario_uint(sc, "router", "napi_weight");
+    o->napi.tx_clean = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
+    o->rt.buckets = (uint32_t)scenario_uint(sc, "router", "rt_buckets");
+    o->rt.max_entries = (uint32_t)scenario_uint(sc, "router", "rt_max_entries");
+}
+
+/* Frames leave port p from 02:00:00:00:00:(0x20 + p) to the next hop
+ * 02:00:00:00:00:(0x30 + p). */
+static void macs(int p, struct router_port *rp)
+{
+    rp->mac[5] = (uint8_t)(0x20 + p);
+    rp->next_hop_mac[5] = (uint8_t)(0x30 + p);
+}
+
+static int up(void *st, const scenario *sc, const app_port *ports, int n, char *err, size_t errlen)
+{
+    struct router_app *a = st;
+    struct router_port rp[ROUTER_MAX_PORTS];
+    struct router_pair pairs[ROUTER_MAX_PORTS];
     int npairs = 0;
     memset(rp, 0, sizeof rp);
-    for (int i = 0; i < c->nports; i++) {
-        sim_port *sp = c->ports[i];
-        int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
-        if (rc != 0) {
-            snprintf(sp->err, sizeof sp->err, "eth%d: e1000 bring-up failed (%d)", sp->index, rc);
-            return -1;
-        }
-        rp[i].dev = &sp->dev;
-        driver_options_router_macs(sp->index, &rp[i]);
-        if (sp->router_in) {
-            rc = e1000_rxq_setup(&sp->rxq, &sp->dev, &sp->ropt, NULL);
-            sp->rxq_up = rc == 0;
-            if (rc != 0) {
-                snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d)", sp->index, rc);
-                return -1;
-            }
-            rp[i].rxq = &sp->rxq;
-        }
-        if (sp->router_out) {
-            rc = e1000_txq_setup(&sp->txq, &sp->dev, &sp->topt);
-            sp->txq_up = rc == 0;
-            if (rc != 0) {
-                snprintf(sp->err, sizeof sp->err, "eth%d: TX ring setup failed (%d)", sp->index, rc);
-                return -1;
-            }
-            rp[i].txq = &sp->txq;
-        }
+    for (int i = 0; i < n; i++) {
+        struct e1000_port *e = port_e1000(ports[i].np);
+        rp[i].dev = &e->dev;
+        rp[i].rxq = e->rxq_up ? &e->rxq : NULL;
+        rp[i].txq = e->txq_up ? &e->txq : NULL;
+        macs(ports[i].index, &rp[i]);
     }
     /* input port p forwards to p + 1 (eth0 -> eth1, eth2 -> eth3) */
-    for (int i = 0; i < c->nports; i++)
-        for (int j = 0; j < c->nports; j++)
-            if (c->ports[i]->router_in && c->ports[j]->index == c->ports[i]->index + 1)
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (is_input(ports[i].index) && ports[j].index == ports[i].index + 1)
                 pairs[npairs++] = (struct router_pair){ (unsigned)i, (unsigned)j };
     struct router_opts ro;
-    driver_options_router(c->ports[0]->pd.sys->sc, &ro);
-    if (router_init(c->router, rp, c->nports, pairs, npairs, &ro, NULL) != 0) {
-        snprintf(c->ports[0]->err, sizeof c->ports[0]->err, "router setup failed");
-        return -1;
+    options(sc, &ro);
+    int rc = router_init(&a->r, rp, n, pairs, npairs, &ro, NULL);
+    if (rc != 0) {
+        snprintf(err, errlen, "router setup failed (%s)",
+                 rc == E1000_ERR_NOMEM ? "out of DMA memory for the route cache" : "a [router] option out of range");
+        return rc == E1000_ERR_NOMEM ? APP_ERR_NOMEM : APP_ERR_PARAM;
     }
-    for (int i = 0; i < c->nports; i++)
-        if (c->ports[i]->router_in)
-            link_partner_go(c->ports[i], c->c.t);
+    a->up = 1;
+    a->nports = n;
     return 0;
 }
 
-/* Done when every input the CPU serves has delivered its last frame and the
- * CPU has spent router.drain_us without work since then: whatever the NICs
- * still held has been forwarded. */
-static int router_cpu_step(sim_cpu *c)
+static int step(void *st)
 {
-    if (system_cpu_drained(c))
-        return 0;
-    if (router_step(c->router))
-        c->last_work = c->c.t;
-    return 1;
+    return router_step(&((struct router_app *)st)->r);
 }
 
-static void router_cpu(void *arg)
+static void down(void *st)
 {
-    sim_cpu *c = arg;
-    system_cpu_run(c, c->ports[0]->pd.sys, router_bring_up, router_cpu_step, 64);
+    struct router_app *a = st;
+    if (a->up)
+        router_fini(&a->r);
+    a->up = 0;
 }
 
-int app_router_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
+/* Interrupts per port, as Linux counts them: the NAPI loop's. */
+static void port_stats(const void *st, int i, app_port_stats *s)
 {
-    const scenario *sc = sys->sc;
-    if (strcmp(scenario_str(sc, "nic", "model"), "82546") != 0) {
-        snprintf(err, errlen, "system.app = router runs on nic.model = 82546 only (the router "
-                 "uses the e1000 core)");
-        return -1;
-    }
-    int ncpu = (int)scenario_uint(sc, "router", "cpus");
-    int npairs = sys->ncards;            /* eth0 -> eth1, eth2 -> eth3 */
-    if (ncpu > npairs)
-        ncpu = npairs;
-    for (int k = 0; k < ncpu; k++) {
-        sim_cpu *c = system_cpu_new(sys, prof);
-        c->drain = scenario_uint(sc, "router", "drain_us") * PS_PER_US;
-        c->router = calloc(1, sizeof *c->router);
-        if (!c->router) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    }
-    for (int p = 0; p < sys->nports; p++) {
-        sim_port *sp = &sys->port[p];
-        sp->router_in = p % 2 == 0;
-        sp->router_out = p % 2 == 1;
-        sim_cpu *c = &sys->cpu[ncpu == 1 ? 0 : p / 2];
-        system_port_attach(c, sp);
-        router_port_options(sc, sp);
-        if (sp->router_in && link_partner_create(sys, sp, err, errlen) != 0)
-            return -1;
-    }
-    for (int k = 0; k < ncpu; k++)
-        if (system_cpu_start(&sys->cpu[k], router_cpu, err, errlen) != 0)
-            return -1;
-    return 0;
+    const struct router_app *a = st;
+    *s = (app_port_stats){ 0 };
+    if (!a->up)
+        return;
+    struct router_port_stats rs;
+    router_port_stats(&a->r, (unsigned)i, &rs);
+    s->received = rs.rx;
+    s->irqs = a->r.napi.port_stats[i].irqs;
 }
 
-void app_router_free(nicsim_system *sys)
+static void summary(FILE *f, const void *st, const int *port_index, int n, double run_s)
 {
-    for (int i = 0; i < sys->ncpus; i++) {
-        sim_cpu *c = &sys->cpu[i];
-        if (c->router) {
-            if (c->router->nports)
-                router_fini(c->router);
-            free(c->router);
-            c->router = NULL;
-        }
-    }
-    for (int p = 0; p < sys->nports; p++) {
-        sim_port *sp = &sys->port[p];
-        if (sp->rxq_up)
-            e1000_rxq_teardown(&sp->rxq);
-        if (sp->gen)
-            link_gen_free(sp->gen);
-        sp->gen = NULL;
+    const struct router_app *a = st;
+    (void)run_s;
+    fprintf(f, "\nrouter\nIface          rx  forwarded  drop-hdr  drop-ttl  no-route  ring-full  rx-errors\n");
+    for (int i = 0; a->up && i < n; i++) {
+        struct router_port_stats s;
+        router_port_stats(&a->r, (unsigned)i, &s);
+        fprintf(f, "eth%-3d %12llu %10llu %9llu %9llu %9llu %10llu %10llu\n", port_index[i],
+                (unsigned long long)s.rx, (unsigned long long)s.forwarded, (unsigned long long)s.drop_header,
+                (unsigned long long)s.drop_ttl, (unsigned long long)s.drop_no_route,
+                (unsigned long long)s.drop_ring_full, (unsigned long long)s.rx_errors);
     }
 }
+
+const app app_router = {
+    .name = "router",
+    .section = "router",
+    .frames = "gen",
+    .core = &port_e1000_core,
+    .receiver = 1,
+    .steps_per_turn = 64,
+    .instance_of = instance_of,
+    .want = want,
+    .transmits = transmits,
+    .partner = partner,
+    .state_size = sizeof(struct router_app),
+    .up = up,
+    .step = step,
+    .down = down,
+    .port_stats = port_stats,
+    .summary = summary,
+};

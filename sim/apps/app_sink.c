@@ -1,113 +1,113 @@
-/* The sink as a system: a link partner's generator ([gen]) sends to port
- * sink.port, whose CPU brings the driver up (the e1000 core on an 82546,
- * the ixgbe core on an 82599) and runs the sink app (driver/apps/sink.c)
- * in NAPI cycles until the generator is done and the port has been quiet
- * for sink.drain_us. */
+/* The sink as an app: one instance on port sink.port, which a link partner
+ * floods ([gen]); driver/apps/sink.c takes the frames in NAPI cycles from
+ * RX queue 0 of either core, until the partner is done and the port has
+ * been quiet for sink.drain_us. */
 #include "app_sink.h"
-#include "../scenario/driver_options.h"
-#include "../system/link_partner.h"
-#include "../system/port_ixgbe.h"
-#include <stdio.h>
-#include <string.h>
+#include "../../driver/apps/sink.h"
 
-static int bring_up_e1000(sim_port *sp, struct sink_rxops *rx)
+struct sink_app {
+    struct sink sink;
+    int up;
+};
+
+static int instance_of(const scenario *sc, int p, int nports)
 {
-    int rc = e1000_dev_init(&sp->dev, &sp->pd, &sp->dopt);
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: e1000 bring-up failed (%d)", sp->index, rc);
-        return -1;
-    }
-    rc = e1000_rxq_setup(&sp->rxq, &sp->dev, &sp->ropt, NULL);
-    sp->rxq_up = rc == 0;
-    if (rc != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: RX ring setup failed (%d)", sp->index, rc);
-        return -1;
-    }
-    sink_bind_e1000(rx, &sp->rxq);
-    return 0;
+    (void)nports;
+    return (uint64_t)p == scenario_uint(sc, "sink", "port") ? 0 : -1;
 }
 
-/* RX queue 0's cause is EICR bit 0 (rtl/ixgbe_intr.v's fixed mapping),
- * throttled by EITR(0) = driver.eitr_us. */
-static int bring_up_ixgbe(sim_port *sp, struct sink_rxops *rx)
+static int check(const scenario *sc, int nports, char *err, size_t n)
 {
-    if (port_ixgbe_dev_up(sp) != 0 || port_ixgbe_rxq_up(sp) != 0 || port_ixgbe_irq_up(sp) != 0)
-        return -1;
-    sink_bind_ixgbe(rx, &sp->ixrxq);
-    return 0;
-}
-
-static int sink_bring_up(sim_cpu *c)
-{
-    sim_port *sp = c->sink_port;
-    const scenario *sc = sp->pd.sys->sc;
-    struct sink_rxops rx;
-    int rc = sp->card->model == NIC_RTL_82599 ? bring_up_ixgbe(sp, &rx) : bring_up_e1000(sp, &rx);
-    if (rc != 0)
-        return -1;
-    struct sink_opts o;
-    driver_options_sink(sc, &o);
-    if (sink_init(&sp->rx_sink, &sp->pd, &rx, &o) != 0) {
-        snprintf(sp->err, sizeof sp->err, "eth%d: sink setup failed", sp->index);
-        return -1;
-    }
-    sp->rx_sink_up = 1;
-    link_partner_go(sp, c->c.t);
-    return 0;
-}
-
-/* Done once the generator has sent everything and the CPU has spent
- * sink.drain_us without a frame since the later of its last frame and the
- * sink's last work. */
-static int sink_cpu_step(sim_cpu *c)
-{
-    sim_port *sp = c->sink_port;
-    if (system_cpu_drained(c))
-        return 0;
-    if (sink_step(&sp->rx_sink))
-        c->last_work = c->c.t;
-    return 1;
-}
-
-static void sink_cpu(void *arg)
-{
-    sim_cpu *c = arg;
-    system_cpu_run(c, c->sink_port->pd.sys, sink_bring_up, sink_cpu_step, 64);
-}
-
-int app_sink_build(nicsim_system *sys, const cpu_profile *prof, char *err, size_t errlen)
-{
-    const scenario *sc = sys->sc;
     int p = (int)scenario_uint(sc, "sink", "port");
-    if (p >= sys->nports) {
-        snprintf(err, errlen, "sink.port: %d names no port of the %d card(s)", p, sys->ncards);
+    if (p >= nports) {
+        snprintf(err, n, "sink.port: %d names no port of the %d there are", p, nports);
         return -1;
     }
-    sim_port *sp = &sys->port[p];
-    sim_cpu *c = system_cpu_new(sys, prof);
-    c->drain = scenario_uint(sc, "sink", "drain_us") * PS_PER_US;
-    c->sink_port = sp;
-    system_port_attach(c, sp);
-    if (sp->card->model == NIC_RTL_82599) {
-        struct ixgbe_tx_opts unused;
-        driver_options_ixgbe(sc, &sp->ixdopt, &unused);
-        driver_options_ixgbe_rx(sc, &sp->ixropt);
-        sp->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
-    } else {
-        driver_options_dev(sc, &sp->dopt);
-        driver_options_rx(sc, &sp->ropt);
-    }
-    if (link_partner_create(sys, sp, err, errlen) != 0)
-        return -1;
-    return system_cpu_start(c, sink_cpu, err, errlen);
+    return 0;
 }
 
-void app_sink_free(nicsim_system *sys)
+/* RX queue 0 and its interrupt (on an 82599 EICR bit 0, throttled by
+ * EITR(0) = driver.eitr_us). */
+static void want(const scenario *sc, int p, struct nic_port_want *w)
 {
-    for (int p = 0; p < sys->nports; p++) {
-        sim_port *sp = &sys->port[p];
-        if (sp->ixrxq_up)
-            ixgbe_rxq_teardown(&sp->ixrxq);
-        sp->ixrxq_up = 0;
-    }
+    (void)sc;
+    (void)p;
+    *w = (struct nic_port_want){ .rx = 1, .irq = 1 };
 }
+
+static int transmits(const scenario *sc, int p, int nports)
+{
+    (void)sc;
+    (void)p;
+    (void)nports;
+    return 0;
+}
+
+static int partner(const scenario *sc, int p, int nports, link_gen_cfg *cfg)
+{
+    (void)cfg;
+    return instance_of(sc, p, nports) == 0;
+}
+
+static int up(void *st, const scenario *sc, const app_port *ports, int n, char *err, size_t errlen)
+{
+    struct sink_app *a = st;
+    (void)n;
+    struct sink_opts o;
+    sink_default_opts(&o);
+    o.budget = (uint32_t)scenario_uint(sc, "sink", "napi_weight");
+    o.touch = (uint8_t)scenario_bool(sc, "sink", "touch");
+    struct nic_rxq_ops rx;
+    ports[0].np->core->rxq_ops(ports[0].np, &rx);
+    if (sink_init(&a->sink, ports[0].pd, &rx, &o) != 0) {
+        snprintf(err, errlen, "eth%d: sink setup failed", ports[0].index);
+        return APP_ERR_PARAM;
+    }
+    a->up = 1;
+    return 0;
+}
+
+static int step(void *st)
+{
+    return sink_step(&((struct sink_app *)st)->sink) != 0;
+}
+
+static void down(void *st)
+{
+    ((struct sink_app *)st)->up = 0;
+}
+
+static void port_stats(const void *st, int i, app_port_stats *s)
+{
+    const struct sink_stats *ss = &((const struct sink_app *)st)->sink.stats;
+    (void)i;
+    *s = (app_port_stats){ .received = ss->packets, .consumed = ss->packets, .irqs = ss->irqs };
+}
+
+static void summary(FILE *f, const void *st, const int *port_index, int n, double run_s)
+{
+    const struct sink_stats *s = &((const struct sink_app *)st)->sink.stats;
+    (void)n;
+    (void)run_s;
+    fprintf(f, "\nsink on eth%d: %llu frames, %llu bytes (without FCS), %llu polls\n", port_index[0],
+            (unsigned long long)s->packets, (unsigned long long)s->bytes, (unsigned long long)s->polls);
+}
+
+const app app_sink = {
+    .name = "sink",
+    .section = "sink",
+    .frames = "gen",
+    .receiver = 1,
+    .steps_per_turn = 64,
+    .instance_of = instance_of,
+    .check = check,
+    .want = want,
+    .transmits = transmits,
+    .partner = partner,
+    .state_size = sizeof(struct sink_app),
+    .up = up,
+    .step = step,
+    .down = down,
+    .port_stats = port_stats,
+    .summary = summary,
+};

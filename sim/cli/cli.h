@@ -5,7 +5,7 @@
 #ifndef NICSIM_CLI_H
 #define NICSIM_CLI_H
 #include "../scenario/nicsim_scenario.h"
-#include "../apps/simulate.h"
+#include "../system/simulate.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2

@@ -46,7 +46,7 @@ static int run_point(const cli *c, const char *pattern, const char *path, l3fwd_
     scenario *sc = nicsim_scenario_load(c->scenario, n, ov, err, errlen);
     if (!sc)
         return EXIT_USAGE;
-    if (strcmp(scenario_str(sc, "system", "app"), "l3fwd") != 0) {
+    if (app_of(sc) != &app_l3fwd) {
         snprintf(err, errlen, "%s: system.app is '%s', expected l3fwd", c->scenario,
                  scenario_str(sc, "system", "app"));
         scenario_free(sc);
@@ -59,7 +59,7 @@ static int run_point(const cli *c, const char *pattern, const char *path, l3fwd_
         return rc == -2 ? EXIT_USAGE : EXIT_RUN_FAILED;
     }
     app_l3fwd_totals t;
-    app_l3fwd_totals_of(&sys, &t);
+    app_l3fwd_totals_of(sys.cpu[0].app_state, &t);
     memset(pt, 0, sizeof *pt);
     pt->pps = report_tx_pps(&sys);
     pt->forwarded = t.tx;

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
-#include "../apps/simulate.h"
 #include "../report/report.h"
 #include "../scenario/nicsim_scenario.h"
 

@@ -67,9 +67,8 @@ cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
         return sweep_point_failed(s, idx, *status, err);
     }
     int nports = report_tx_ports(&sys);
-    const char *sizes = strcmp(scenario_str(sc, "system", "app"), "pktgen") ? "gen" : "pktgen";
     double wire = nports * report_wire_pps(scenario_double(sc, "link", "gbps"),
-                                           (unsigned)scenario_uint(sc, sizes, "size"));
+                                           (unsigned)scenario_uint(sc, sys.app->frames, "size"));
     double pps = report_tx_pps(&sys);
     char why[256];
     int complete = system_complete(&sys, why, sizeof why);

@@ -144,7 +144,7 @@ typedef struct nic_adapter {
 int nic_adapter_init(nic_adapter *a, sched *s, nic_mem_port mem, double core_mhz,
                      const nic_rtl_straps *straps, link_wire *links[NIC_RTL_PORTS]);
 void nic_adapter_fini(nic_adapter *a);
-/* Bus callbacks (the shape of pcix_ops); ctx is the adapter.  The owner
+/* Bus callbacks (struct host_bus_callbacks' device half); ctx is the adapter.  The owner
  * installs them in the bus it creates and then sets a->bus. */
 void nic_adapter_read_data(void *ctx, int func, uint32_t tag, uint64_t addr, uint32_t len,
                            int last, ps_t t);

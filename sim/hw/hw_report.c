@@ -2,7 +2,6 @@
 #include "hw_report.h"
 #include "../report/report_tables.h"
 #include <stdint.h>
-#include <string.h>
 
 static double seconds(uint64_t a, uint64_t b)
 {
@@ -17,7 +16,7 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
     double run_s = seconds(r->t_start_ns, r->t_end_ns);
     fprintf(f, "nicsim-hw run: %s\n", scenario_path);
     fprintf(f, "%d x NIC on this host (%s core), app %s; ran %.3f s wall%s\n", n,
-            r->family == HW_FAMILY_E1000 ? "e1000" : "ixgbe", r->app, run_s,
+            r->pers->port->name, r->app->name, run_s,
             r->stopped ? " (interrupted)" : "");
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         const struct hw_port *hp = &r->port[p];
@@ -27,11 +26,11 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
                     hp->pd.prev_driver[0] ? ", taken from " : "", hp->pd.prev_driver);
     }
 
-    /* pktgen's rates are over its run; a receiver's (sink, router: its TX
-     * is what it forwards) over the span from the first to the last poll
-     * that received, not over the drain wait at the end */
+    /* a generator's rates are over its run; a receiver's (sink, router:
+     * its TX is what it forwards) over the span from the first to the last
+     * poll that received, not over the drain wait at the end */
     double tx_s = run_s;
-    if (strcmp(r->app, "pktgen")) {
+    if (r->app->receiver) {
         uint64_t first = UINT64_MAX, last = 0;
         for (int p = 0; p < HW_MAX_PORTS; p++)
             if (r->port[p].used && r->port[p].rx_last_ns) {
@@ -45,7 +44,7 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
         const struct hw_port *hp = &r->port[p];
         if (!hp->used)
             continue;
-        const struct hw_counters *c = &hp->cnt;
+        const struct nic_port_counters *c = &hp->cnt;
         double rx_s = seconds(hp->rx_first_ns, hp->rx_last_ns);
         report_rates_row(f, p, c->gptc, tx_s > 0 ? (double)c->gptc / tx_s : 0,
                          tx_s > 0 ? (double)c->gotc * 8 / tx_s / 1e6 : 0, c->gprc,
@@ -54,7 +53,7 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
 
     report_kernel_iface_header(f);
     for (int p = 0; p < HW_MAX_PORTS; p++) {
-        const struct hw_counters *c = &r->port[p].cnt;
+        const struct nic_port_counters *c = &r->port[p].cnt;
         if (r->port[p].used)
             report_kernel_iface_row(f, p, c->gprc, c->crcerrs + c->ruc + c->roc, c->mpc, c->gptc);
     }
@@ -65,30 +64,6 @@ void hw_report_text(FILE *f, const struct hw_run *r, const char *scenario_path)
             fprintf(f, "eth%-3d %12llu %12llu\n", p, (unsigned long long)r->port[p].pd.irqs,
                     (unsigned long long)r->port[p].pd.irq_timeouts);
 
-    for (int p = 0; p < HW_MAX_PORTS; p++) {
-        const struct hw_port *hp = &r->port[p];
-        if (hp->pg_on || hp->pg.stats.sent) {
-            const struct pktgen_stats *s = &hp->pg.stats;
-            fprintf(f, "\npktgen on eth%d: sent %llu, reclaimed %llu, tail writes %llu, ring full %llu, "
-                    "%llu pps\n", p, (unsigned long long)s->sent, (unsigned long long)s->reclaimed,
-                    (unsigned long long)s->tdt_writes, (unsigned long long)s->ring_full,
-                    (unsigned long long)(run_s > 0 ? (double)s->sent / run_s : 0));
-        }
-        if (hp->sink_on) {
-            const struct sink_stats *s = &hp->sk.stats;
-            fprintf(f, "\nsink on eth%d: %llu frames, %llu bytes (without FCS), %llu polls\n", p,
-                    (unsigned long long)s->packets, (unsigned long long)s->bytes, (unsigned long long)s->polls);
-        }
-    }
-    if (r->router_on || !strcmp(r->app, "router")) {
-        fprintf(f, "\nrouter\nIface          rx  forwarded  drop-hdr  drop-ttl  no-route  ring-full  rx-errors\n");
-        for (int p = 0; p < r->router.nports; p++) {
-            struct router_port_stats s;
-            router_port_stats(&r->router, (unsigned)p, &s);
-            fprintf(f, "eth%-3d %12llu %10llu %9llu %9llu %9llu %10llu %10llu\n", p, (unsigned long long)s.rx,
-                    (unsigned long long)s.forwarded, (unsigned long long)s.drop_header,
-                    (unsigned long long)s.drop_ttl, (unsigned long long)s.drop_no_route,
-                    (unsigned long long)s.drop_ring_full, (unsigned long long)s.rx_errors);
-        }
-    }
+    if (r->summary)
+        fputs(r->summary, f);
 }

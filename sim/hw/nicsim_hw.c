@@ -7,18 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../scenario/scenario_keys.h"
+#include "../scenario/nicsim_scenario.h"
 #include "hw_report.h"
 #include "hw_run.h"
 
 static const char usage[] =
     "usage: nicsim-hw SCENARIO.ini --pci DEV[,DEV...] [section.key=value ...] [options]\n"
     "\n"
-    "Run the scenario's app (system.app: pktgen, sink or router) with nicsim's driver\n"
-    "core on physical Intel NICs from user space, and print the simulator's report\n"
-    "for what hardware can tell: per-port rates, the netstat -i style Kernel\n"
-    "Interface table from the NIC's statistics registers, interrupts, the app's\n"
-    "counters.  The scenario keys are those of `nicsim run` (nicsim keys); the\n"
+    "Run the scenario's app (system.app: pktgen, sink, router or l3fwd) with nicsim's\n"
+    "driver core on physical Intel NICs from user space, and print the simulator's\n"
+    "report for what hardware can tell: per-port rates, the netstat -i style\n"
+    "Kernel Interface table from the NIC's statistics registers, interrupts, the\n"
+    "app's counters.  The scenario keys are those of `nicsim run` (nicsim keys); the\n"
     "simulator's models ([cpu], [bus], [pcie], [link], [gen]) are not used.\n"
     "\n"
     "  --pci DEV[,DEV...]  the NIC of eth0, eth1, ... in order: a PCI address\n"
@@ -142,8 +142,8 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     }
 
     char err[512];
-    scenario *sc;
-    if (scenario_load(&sc, nicsim_keys, nicsim_n_keys, path, nov, overrides, err, sizeof err) != 0) {
+    scenario *sc = nicsim_scenario_load(path, nov, overrides, err, sizeof err);
+    if (!sc) {
         fprintf(stderr, "nicsim-hw: %s\n", err);
         return HW_BAD_INPUT;
     }
@@ -166,6 +166,7 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     fflush(stdout);
     if (rc != 0)
         fprintf(stderr, "nicsim-hw: %s\n", e.msg);
+    hw_run_free(&run);
     scenario_free(sc);
     return rc != 0 ? e.status : run.stopped ? HW_RUN_FAILED : HW_OK;
 }

@@ -23,10 +23,10 @@ static double per_packet(const cpu *c, ps_t d)
  * time (or of the run when it did not send). */
 static double port_rx_pps(const nicsim_system *sys, const sim_port *sp)
 {
-    if (!sp->gen || !sp->gprc)
+    if (!sp->gen || !sp->cnt.gprc)
         return 0;
     ps_t span = sp->gen_last > sp->gen_first ? sp->gen_last - sp->gen_first : sys->end_time;
-    return (double)sp->gprc * 1e12 / (double)span;
+    return (double)sp->cnt.gprc * 1e12 / (double)span;
 }
 
 static double port_mbps(const sim_port *sp)
@@ -37,20 +37,19 @@ static double port_mbps(const sim_port *sp)
     return link_wire_pps(&sp->wire) * ((double)sp->wire.frame_bytes / (double)sp->wire.frames) * 8 / 1e6;
 }
 
-/* The frames a port's RX queue (either driver core's, if the port has one)
- * dropped, by reason. */
-typedef struct rx_drops {
-    uint64_t length_errors, frame_errors, multi_desc;
-} rx_drops;
-
-static rx_drops rx_drops_of(const sim_port *sp)
+/* The frames a port's RX queue (if it has one) dropped, by reason. */
+static struct nic_port_rx_drops rx_drops_of(const sim_port *sp)
 {
-    rx_drops d = { 0, 0, 0 };
-    if (sp->rxq_up)
-        d = (rx_drops){ sp->rxq.stats.length_errors, sp->rxq.stats.errors, sp->rxq.stats.multi_desc };
-    else if (sp->ixrxq_up)
-        d = (rx_drops){ sp->ixrxq.stats.length_errors, sp->ixrxq.stats.errors, sp->ixrxq.stats.multi_desc };
+    struct nic_port_rx_drops d = { 0, 0, 0 };
+    if (sp->np.state)
+        sp->np.core->rx_drops(&sp->np, &d);
     return d;
+}
+
+/* Tail writes of the port's TX queue as the JSON reports them. */
+static uint64_t port_tdt_writes(const sim_port *sp)
+{
+    return sp->np.state && sp->np.core->tdt_writes ? sp->np.core->tdt_writes(&sp->np) : 0;
 }
 
 /* A port's TX descriptor fetches: count, descriptors per fetch, mean time
@@ -73,16 +72,11 @@ static txd_view txd_of(const sim_port *sp)
     return v;
 }
 
-static const char *cpu_app_name(const sim_cpu *c)
-{
-    return c->router ? "router" : c->sink_port ? "sink" : c->l3fwd ? "l3fwd" : "pktgen";
-}
-
-/* Does port p count in the run's transmit rate: a pktgen port, or an
- * output of the l3fwd forwarder (the router's rates are its own tables). */
+/* Does port p count in the run's transmit rate (app->tx_rate: pktgen's
+ * ports, the l3fwd forwarder's; the router's rates are its own tables)? */
 static int tx_counted(const sim_port *sp)
 {
-    return sp->pktgen_on || sp->l3fwd_on;
+    return sp->tx_counted;
 }
 
 int report_tx_ports(const nicsim_system *sys)
@@ -113,19 +107,19 @@ double report_tx_mbps(const nicsim_system *sys)
 
 void report_rx_counters_json(cJSON *o, const sim_port *sp)
 {
-    cJSON_AddNumberToObject(o, "rx_missed", (double)sp->mpc);
-    cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->rnbc);
-    cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->crcerrs + sp->ruc + sp->roc));
+    cJSON_AddNumberToObject(o, "rx_missed", (double)sp->cnt.mpc);
+    cJSON_AddNumberToObject(o, "rx_no_buffers", (double)sp->cnt.rnbc);
+    cJSON_AddNumberToObject(o, "rx_errors", (double)(sp->cnt.crcerrs + sp->cnt.ruc + sp->cnt.roc));
 }
 
 void report_tx_counters_json(cJSON *o, const sim_port *sp)
 {
-    cJSON_AddNumberToObject(o, "gptc", (double)sp->gptc);
-    cJSON_AddNumberToObject(o, "gotc", (double)sp->gotc);
-    cJSON_AddNumberToObject(o, "tpt", (double)sp->tpt);
-    cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->pg.stats.sent);
-    cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->pg.stats.reclaimed);
-    cJSON_AddNumberToObject(o, "sink_packets", (double)sp->rx_sink.stats.packets);
+    cJSON_AddNumberToObject(o, "gptc", (double)sp->cnt.gptc);
+    cJSON_AddNumberToObject(o, "gotc", (double)sp->cnt.gotc);
+    cJSON_AddNumberToObject(o, "tpt", (double)sp->cnt.tpt);
+    cJSON_AddNumberToObject(o, "pktgen_sent", (double)sp->app.sent);
+    cJSON_AddNumberToObject(o, "pktgen_reclaimed", (double)sp->app.reclaimed);
+    cJSON_AddNumberToObject(o, "sink_packets", (double)sp->app.consumed);
 }
 
 uint64_t report_tx_packets(const nicsim_system *sys)
@@ -211,7 +205,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     double secs = sim_seconds(sys);
     fprintf(f, "nicsim run: %s\n", scenario_path);
     fprintf(f, "%d x NIC %s, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards,
-            sys->ncards && sys->card[0].model == NIC_RTL_82599 ? "82599 (PCIe)" : "82546 (PCI-X)",
+            sys->pers->title,
             scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
     char why[256];
     if (!system_complete(sys, why, sizeof why))
@@ -220,21 +214,21 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     report_rates_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        report_rates_row(f, p, sp->wire.frames, link_wire_pps(&sp->wire), port_mbps(sp), sp->gprc,
+        report_rates_row(f, p, sp->wire.frames, link_wire_pps(&sp->wire), port_mbps(sp), sp->cnt.gprc,
                          port_rx_pps(sys, sp));
     }
 
     report_kernel_iface_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        report_kernel_iface_row(f, p, sp->gprc, sp->crcerrs + sp->ruc + sp->roc, sp->mpc, sp->gptc);
+        report_kernel_iface_row(f, p, sp->cnt.gprc, sp->cnt.crcerrs + sp->cnt.ruc + sp->cnt.roc, sp->cnt.mpc, sp->cnt.gptc);
     }
 
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");
     for (int p = 0; p < sys->nports; p++)
         fprintf(f, "%-6s %12llu %12llu\n", report_ifname(p),
                 (unsigned long long)sys->port[p].card->nic.st.irq_asserts[sys->port[p].func],
-                (unsigned long long)sys->port[p].irqs_handled);
+                (unsigned long long)sys->port[p].app.irqs);
 
     /* why a queue reaches line rate or not: how its descriptors come in */
     int any_txd = 0;
@@ -272,7 +266,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     for (int i = 0; i < sys->ncpus; i++) {
         const cpu *c = &sys->cpu[i].c;
         fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
-                cpu_app_name(&sys->cpu[i]), report_ifname(sys->cpu[i].ports[0]->index),
+                sys->app->name, report_ifname(sys->cpu[i].ports[0]->index),
                 sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
         for (int k = 0; k < CPU_CATS; k++) {
             if (k == CPU_CAT_IDLE)
@@ -310,7 +304,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
                     (unsigned long long)fl->injected[NIC_FAULT_STALE_STATUS]);
     }
     for (int p = 0; p < sys->nports; p++) {
-        rx_drops d = rx_drops_of(&sys->port[p]);
+        struct nic_port_rx_drops d = rx_drops_of(&sys->port[p]);
         if (d.length_errors + d.frame_errors + d.multi_desc)
             fprintf(f, "Driver RX drops on %s: %llu length errors, %llu frame errors, %llu spanning descriptors\n",
                     report_ifname(p), (unsigned long long)d.length_errors, (unsigned long long)d.frame_errors,
@@ -336,23 +330,23 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         const sim_port *sp = &sys->port[p];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", report_ifname(p));
-        cJSON_AddBoolToObject(o, "pktgen", sp->pktgen_on);
+        cJSON_AddBoolToObject(o, "pktgen", sp->app.generator);
         cJSON_AddNumberToObject(o, "tx_packets", (double)sp->wire.frames);
         cJSON_AddNumberToObject(o, "tx_pps", link_wire_pps(&sp->wire));
         cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
-        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->gprc);
+        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->cnt.gprc);
         cJSON_AddNumberToObject(o, "rx_pps", port_rx_pps(sys, sp));
         report_rx_counters_json(o, sp);
         cJSON_AddNumberToObject(o, "offered", sp->gen ? (double)link_gen_frames(sp->gen) : 0);
         report_tx_counters_json(o, sp);
-        rx_drops d = rx_drops_of(sp);
+        struct nic_port_rx_drops d = rx_drops_of(sp);
         cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
         cJSON_AddNumberToObject(dj, "length_errors", (double)d.length_errors);
         cJSON_AddNumberToObject(dj, "frame_errors", (double)d.frame_errors);
         cJSON_AddNumberToObject(dj, "multi_desc", (double)d.multi_desc);
-        cJSON_AddNumberToObject(o, "tdt_writes", (double)sp->txq.stats.tdt_writes);
+        cJSON_AddNumberToObject(o, "tdt_writes", (double)port_tdt_writes(sp));
         cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
-        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
+        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->app.irqs);
         cJSON_AddNumberToObject(o, "wire_busy", link_wire_busy(&sp->wire));
         txd_view v = txd_of(sp);
         cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");
@@ -399,7 +393,7 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", c->id);
         cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
-        cJSON_AddStringToObject(o, "app", cpu_app_name(&sys->cpu[i]));
+        cJSON_AddStringToObject(o, "app", sys->app->name);
         cJSON *ports = cJSON_AddArrayToObject(o, "ports");
         for (int k = 0; k < sys->cpu[i].nports; k++)
             cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));

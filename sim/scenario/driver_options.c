@@ -65,48 +65,18 @@ void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
     RX_POLL_OPTIONS(sc, o);
 }
 
-void driver_options_pktgen(const scenario *sc, int port, struct pktgen_opts *po)
+void driver_options_e1000_port(const scenario *sc, void *opts)
 {
-    pktgen_default_opts(po);
-    po->count = scenario_uint(sc, "pktgen", "count");
-    po->duration_ns = scenario_uint(sc, "pktgen", "duration_us") * 1000ull;
-    po->size = (uint32_t)scenario_uint(sc, "pktgen", "size");
-    po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
-    po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
-    po->old_clock = strcmp(scenario_str(sc, "pktgen", "clock"), "gettimeofday") == 0;
-    po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
-    po->src_mac[5] = (uint8_t)(1 + 2 * port);
-    po->dst_mac[5] = (uint8_t)(2 + 2 * port);
+    struct e1000_port_opts *o = opts;
+    driver_options_dev(sc, &o->dev);
+    driver_options_rx(sc, &o->rx);
+    driver_options_tx(sc, &o->tx);
 }
 
-int driver_options_pktgen_port(const scenario *sc, int p)
+void driver_options_ixgbe_port(const scenario *sc, void *opts)
 {
-    const char *ports = scenario_str(sc, "pktgen", "ports");
-    if (!strcmp(ports, "all"))
-        return 1;
-    if (!strcmp(ports, "both"))
-        return p < 2;
-    return p == atoi(ports);
-}
-
-void driver_options_sink(const scenario *sc, struct sink_opts *o)
-{
-    sink_default_opts(o);
-    o->budget = (uint32_t)scenario_uint(sc, "sink", "napi_weight");
-    o->touch = (uint8_t)scenario_bool(sc, "sink", "touch");
-}
-
-void driver_options_router_macs(int port, struct router_port *rp)
-{
-    rp->mac[5] = (uint8_t)(0x20 + port);
-    rp->next_hop_mac[5] = (uint8_t)(0x30 + port);
-}
-
-void driver_options_router(const scenario *sc, struct router_opts *o)
-{
-    router_default_opts(o);
-    o->napi.weight = (uint32_t)scenario_uint(sc, "router", "napi_weight");
-    o->napi.tx_clean = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
-    o->rt.buckets = (uint32_t)scenario_uint(sc, "router", "rt_buckets");
-    o->rt.max_entries = (uint32_t)scenario_uint(sc, "router", "rt_max_entries");
+    struct ixgbe_port_opts *o = opts;
+    driver_options_ixgbe(sc, &o->dev, &o->tx);
+    driver_options_ixgbe_rx(sc, &o->rx);
+    o->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
 }

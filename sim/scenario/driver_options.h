@@ -1,17 +1,10 @@
-/* The driver-core options a scenario sets ([driver], [nic], [router]): one
- * place for every app that brings a port up. */
+/* The driver-core options a scenario sets ([driver], [nic]): one place for
+ * every host that brings a port up (the simulator, nicsim-hw). */
 #ifndef NICSIM_DRIVER_OPTIONS_H
 #define NICSIM_DRIVER_OPTIONS_H
 #include "scenario.h"
-#include "../../driver/e1000/e1000_dev.h"
-#include "../../driver/e1000/e1000_tx.h"
-#include "../../driver/e1000/e1000_rx.h"
-#include "../../driver/ixgbe/ixgbe_dev.h"
-#include "../../driver/ixgbe/ixgbe_tx.h"
-#include "../../driver/ixgbe/ixgbe_rx.h"
-#include "../../driver/apps/pktgen.h"
-#include "../../driver/apps/router.h"
-#include "../../driver/apps/sink.h"
+#include "../../driver/port/port_e1000.h"
+#include "../../driver/port/port_ixgbe.h"
 
 void driver_options_dev(const scenario *sc, struct e1000_dev_opts *o);
 void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o);
@@ -21,17 +14,9 @@ void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o);
 void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct ixgbe_tx_opts *t);
 /* the RX queue: driver.rx_ring, copybreak and the three prefetch points */
 void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o);
-/* pktgen on port `port` ([pktgen], driver.tx_clean): its MAC addresses
- * are 02:00:00:00:00:(2p+1) -> 02:00:00:00:00:(2p+2). */
-void driver_options_pktgen(const scenario *sc, int port, struct pktgen_opts *po);
-/* 1 when pktgen.ports ("0".."3", "both" = 0 and 1, "all") includes port p. */
-int driver_options_pktgen_port(const scenario *sc, int p);
-/* The sink's NAPI weight and header read ([sink]). */
-void driver_options_sink(const scenario *sc, struct sink_opts *o);
-/* The router's NAPI weight, TX reclaim and route cache ([router], driver.tx_clean). */
-void driver_options_router(const scenario *sc, struct router_opts *o);
-/* Router port `port`'s addresses: frames leave it from 02:00:00:00:00:(0x20 + port)
- * to the next hop 02:00:00:00:00:(0x30 + port). */
-void driver_options_router_macs(int port, struct router_port *rp);
+/* A whole port's options (device, RX and TX queue 0, interrupt throttle):
+ * opts is a struct e1000_port_opts / struct ixgbe_port_opts. */
+void driver_options_e1000_port(const scenario *sc, void *opts);
+void driver_options_ixgbe_port(const scenario *sc, void *opts);
 
 #endif

@@ -1,55 +1,49 @@
 /* The system builder and the simulation loop: one scenario becomes a
- * scheduler, host memory, a PCI-X segment, the 82546 (RTL + adapter), one
- * link per port, and per transmitting port a CPU running the driver core and
- * pktgen through the simulator platform (driver/plat_sim.c).
+ * scheduler, host memory, the cards of its NIC personality (RTL + adapter +
+ * bus model: sim/system/card.c), one link per port, and the CPUs that run
+ * the scenario's app (sim/apps), each instance on its own CPU, through the
+ * simulator platform (plat_sim.c).
  *
- * Ordering (ARCHITECTURE.md, "Time, ordering and determinism"): CPUs run
- * driver code natively, each as a coroutine with its own clock advanced by
+ * Ordering (docs/architecture.md, "The timing contract"): CPUs run driver
+ * code natively, each as a coroutine with its own clock advanced by
  * modelled costs.  The devices are never ahead of the earliest CPU: a CPU
  * that must observe device state at time t (an MMIO read, a descriptor, an
  * interrupt) first lets every CPU whose clock is earlier run up to t, then
- * brings the devices up to t itself.  MMIO writes are posted with the
- * writer's time.  So the interleaving of CPUs and devices is exact at the
- * granularity of their accesses, with any number of CPUs. */
+ * brings the devices up to t itself (sim/system/timing.c).  MMIO writes are
+ * posted with the writer's time.  So the interleaving of CPUs and devices is
+ * exact at the granularity of their accesses, with any number of CPUs. */
 #ifndef NICSIM_SYSTEM_H
 #define NICSIM_SYSTEM_H
 #include <stdint.h>
 #include "../../models/kernel/sched.h"
 #include "../../models/kernel/coroutine.h"
-#include "../scenario/scenario.h"
-#include "../device/nic_adapter.h"
 #include "../../models/cpu_model.h"
 #include "../../models/cache_model.h"
 #include "../../models/host_mem.h"
+#include "../../models/link_gen.h"
 #include "../../models/link_wire.h"
 #include "../../models/link_sink.h"
 #include "../../models/pcix_bus.h"
 #include "../../models/pcie_bus.h"
-#include "../../driver/e1000/e1000_dev.h"
-#include "../../driver/e1000/e1000_tx.h"
-#include "../../driver/ixgbe/ixgbe_dev.h"
-#include "../../driver/ixgbe/ixgbe_tx.h"
-#include "../../driver/apps/pktgen.h"
-#include "../../driver/apps/router.h"
-#include "../../driver/apps/sink.h"
-#include "../../driver/ixgbe/ixgbe_rx.h"
-#include "../../driver/e1000/e1000_rx.h"
-#include "../../models/link_gen.h"
+#include "../../driver/port/nic_port.h"
+#include "../device/nic_adapter.h"
+#include "../scenario/scenario.h"
+#include "../scenario/personality.h"
+#include "../apps/app.h"
 
-enum { SYS_MAX_CARDS = 4, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = 4 };
+enum { SYS_MAX_CARDS = 4, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = APP_MAX_INSTANCES };
 
 struct nicsim_system;
 struct sim_port;
 
-/* A simulated CPU: its cost model and clock, the coroutine its app runs in,
- * and the ports its app drives. */
+/* A simulated CPU: its cost model and clock, the coroutine its app
+ * instance runs in, and the ports the instance drives. */
 typedef struct sim_cpu {
     int id;
     cpu c;
     coroutine co;
     int co_up;
     int alive;                  /* its app has not finished */
-    void (*app)(void *);        /* what runs in its coroutine (system_cpu_start) */
     /* while it waits for device state (an interrupt, a read's data): */
     int blocked;
     int (*cond)(struct nicsim_system *, void *);   /* what it waits for */
@@ -57,22 +51,20 @@ typedef struct sim_cpu {
     ps_t deadline;              /* it gives up waiting then */
     struct sim_port *ports[SYS_MAX_PORTS];
     int nports;
-    struct router *router;      /* a router CPU's app (NULL for pktgen) */
-    struct sim_port *sink_port; /* a sink CPU's port (NULL for pktgen and router) */
-    struct l3fwd_app *l3fwd;    /* an l3fwd CPU's forwarder and routes (sim/app_l3fwd.c) */
-    ps_t drain;                 /* a router or sink CPU runs on this long after its last input */
-    ps_t last_work;             /* router, sink: when a step last did work */
+    void *app_state;            /* its instance of the system's app (app->state_size bytes) */
+    ps_t drain;                 /* a receiving app runs on this long after its last input */
+    ps_t last_work;             /* a receiving app: when a step last did work */
 } sim_cpu;
 
-/* One 82546 card: its RTL and adapter, and its own PCI-X segment. */
+/* One card: its RTL and adapter, and its bus (a PCI-X segment of its own or
+ * a PCIe link, as its personality says). */
 typedef struct sim_card {
     struct nicsim_system *sys;
     int index;
     nic_adapter nic;
     int nic_up;
-    int model;                 /* enum nic_rtl_model: 82546 on PCI-X, 82599 on PCIe */
-    pcix_bus *bus;             /* the 82546's segment (NULL for an 82599) */
-    pcie_bus *pcie;            /* the 82599's link (NULL for an 82546) */
+    pcix_bus *bus;             /* NIC_BUS_PCIX: its segment (else NULL) */
+    pcie_bus *pcie;            /* NIC_BUS_PCIE: its link (else NULL) */
     pcie_params pcie_p;
     host_bus hbus;             /* the same bus, as the adapter and the CPUs use it */
     /* CPU MMIO reads in flight, per function */
@@ -95,34 +87,12 @@ typedef struct sim_port {
     int index;
     sim_card *card;
     int func;
-    int pktgen_on;
-    int l3fwd_on;               /* one of the l3fwd forwarder's ports */
+    int driven;                 /* an app instance drives it */
+    int tx_counted;             /* its frames make the run's transmit rate (app->tx_rate) */
     struct plat_dev pd;         /* the handle of the CPU that drives the port */
-    struct e1000_dev_opts dopt;
-    struct e1000_tx_opts topt;
-    struct pktgen_opts po;
-    struct e1000_dev dev;
-    struct e1000_txq txq;
-    /* the same for an 82599 port */
-    struct ixgbe_dev_opts ixdopt;
-    struct ixgbe_tx_opts ixtopt;
-    unsigned eitr_us;                /* EITR(0) interval programmed at bring-up */
-    struct ixgbe_dev ixdev;
-    struct ixgbe_txq ixtxq;
-    int ixtxq_up;
-    struct pktgen pg;
-    char err[256];              /* why the port's app could not start */
-    int txq_up, pg_up, rxq_up;  /* what system_free must undo */
-    /* a router's input port: its link partner's generator and the RX queue */
-    int router_in, router_out;
-    struct e1000_rx_opts ropt;
-    struct e1000_rxq rxq;
-    /* a sink port: the 82599's RX queue (the 82546's is rxq) and the app */
-    struct ixgbe_rx_opts ixropt;
-    struct ixgbe_rxq ixrxq;
-    int ixrxq_up;
-    struct sink rx_sink;
-    int rx_sink_up;
+    struct nic_port np;         /* its driver side (the personality's core), once up */
+    char err[256];              /* why the port or its app could not start */
+    /* the link partner that sends to it (app->partner) */
     link_gen *gen;
     link_gen_frame gf;          /* the frame on its way */
     int gen_done;
@@ -130,10 +100,9 @@ typedef struct sim_port {
     link_wire wire;
     link_sink *sink;
     char pcap_path[512];
-    /* counters read from the NIC after the run (e1000_update_stats style) */
-    uint64_t gptc, gotc, tpt;
-    uint64_t gprc, gorc, mpc, rnbc, crcerrs, ruc, roc;
-    uint64_t irqs_handled;
+    /* read after the run: the NIC's counters (as e1000_update_stats), the app's figures */
+    struct nic_port_counters cnt;
+    app_port_stats app;
 } sim_port;
 
 /* A system whose devices live elsewhere: the CPUs' device accesses go to
@@ -168,6 +137,8 @@ typedef struct sim_device_io {
 
 typedef struct nicsim_system {
     const scenario *sc;
+    const nic_personality *pers; /* the cards' personality (nic.model) */
+    const app *app;             /* what the CPUs run (system.app) */
     const sim_ext_devices *ext; /* devices elsewhere (system_build_cpus), else NULL */
     sim_device_io io;           /* what the devices connect to (system_build_devices) */
     sched s;
@@ -188,31 +159,14 @@ typedef struct nicsim_system {
                                    (an ordering bug; 0 in a correct run) */
 } nicsim_system;
 
-/* Plenty for the driver core, the apps and the device simulation that runs
- * on a CPU's stack while it waits (AddressSanitizer's frames are larger). */
-#define CPU_STACK_BYTES (4u << 20)
-
-/* The life of a CPU's app, inside its coroutine: bring the app up, then step
- * it until a step returns 0 or the CPU passes system.max_sim_us; every
- * steps_per_turn steps it hands control to the scheduler even when it need
- * not wait, so that progress can be shown. */
-/* The next CPU of the system, with the profile's costs, alive. */
-sim_cpu *system_cpu_new(nicsim_system *sys, const cpu_profile *prof);
-/* Port sp is driven by CPU c: it joins c's ports and gets c's handle. */
-void system_port_attach(sim_cpu *c, sim_port *sp);
-/* The CPU's app: fn(c) runs in its coroutine.  0, or -1 with a message. */
-int system_cpu_start(sim_cpu *c, void (*fn)(void *), char *err, size_t errlen);
-
-void system_cpu_run(sim_cpu *c, nicsim_system *sys, int (*bring_up)(sim_cpu *),
-                    int (*step)(sim_cpu *), unsigned steps_per_turn);
-
-/* Build everything the scenario describes; each CPU brings its driver up
- * when the run starts.  Returns 0, or -1 with a message in err. */
+/* Build everything the scenario describes; each CPU brings its ports and
+ * its app instance up when the run starts.  Returns 0, or -1 with a
+ * message in err (system_free then frees what was built). */
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen);
-/* The CPU half of system_build: host memory, caches, the apps and their
- * ports, every device access going to ext (cards get their model only,
- * links no capture; the pcap paths are worked out).  Run each CPU's app
- * with system_cpu_app.  0, or -1 with a message. */
+/* The CPU half of system_build: host memory, caches, the app's CPUs and
+ * their ports, every device access going to ext (cards get their identity
+ * only, links no capture; the pcap paths are worked out).  Run each CPU's
+ * app with system_cpu_app.  0, or -1 with a message. */
 int system_build_cpus(nicsim_system *sys, const scenario *sc, const sim_ext_devices *ext, char *err,
                       size_t errlen);
 /* The device half: the cards (RTL, adapter, bus model) and the ports'
@@ -228,23 +182,20 @@ ps_t system_devices_next(const nicsim_system *sys);
  * caches (what a card of system_build does): 0, or -1 outside memory. */
 int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n);
 int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n);
-/* A receiving app's end: every link partner of c's ports has sent all its
- * frames, and c has run on c->drain past the later of the last arrival and
- * its own last work (whatever the NICs still held has been taken). */
-int system_cpu_drained(const sim_cpu *c);
 /* Run CPU c's app in the caller's thread (system_build_cpus). */
 void system_cpu_app(sim_cpu *c);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);
 /* The first port's error from bringing up an app: 0, or -1 with it in err. */
 int system_app_error(const nicsim_system *sys, char *err, size_t errlen);
-/* Read the ports' statistics registers as e1000_update_stats does, from t on. */
+/* Read the ports' statistics registers (as e1000_update_stats does) from t
+ * on, and the app's figures of each port. */
 void system_read_counters(nicsim_system *sys, ps_t t);
-/* 1 if every app did all it was asked (pktgen: count sent and reclaimed, or
- * its duration run out) and the run was not cut short; otherwise 0 and a
- * line saying why in why. */
+/* 1 if every app instance did all it was asked (pktgen: count sent and
+ * reclaimed, or its duration run out), every link partner sent everything
+ * and the run was not cut short; otherwise 0 and a line saying why in why. */
 int system_complete(const nicsim_system *sys, char *why, size_t n);
-/* Take the apps and the drivers' queues down (the drivers' MMIO included);
+/* Take the apps and the ports' queues down (the drivers' MMIO included);
  * system_free does it when not done before. */
 void system_drivers_down(nicsim_system *sys);
 /* Close the captures (0 = every pcap completed) and free everything. */

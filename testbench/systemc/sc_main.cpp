@@ -1,6 +1,7 @@
 // nicsim-systemc: the SystemC testbench of the nicsim_nic TLM-2.0 module.
 // A host memory target, a CPU initiator that runs the driver core and its app
-// (pktgen or sink) through a SystemC platform backend, a link partner per
+// (any app with one instance: pktgen, the sink, the router) through a
+// SystemC platform backend, a link partner per
 // receiving port and a pcap tap per transmitting port, around one nicsim_nic.
 // For the same scenario its pcaps and NIC counters equal the C harness's
 // (build/nicsim run); testbench/systemc/compare.sh checks that.
@@ -272,8 +273,9 @@ struct cpu_initiator : sc_module {
 static const char usage[] =
     "usage: nicsim-systemc SCENARIO.ini [section.key=value ...] [--quantum-ns N] [--json FILE]\n"
     "\n"
-    "Run a pktgen or sink scenario (one card, one CPU) with the NIC as the\n"
-    "nicsim_nic SystemC TLM-2.0 module: the driver core runs on an initiator\n"
+    "Run a scenario with one card and one CPU (pktgen, the sink, the router on\n"
+    "one card) with the NIC as the nicsim_nic SystemC TLM-2.0 module: the driver\n"
+    "core runs on an initiator\n"
     "thread through a SystemC platform backend, DMA goes to a host memory target,\n"
     "received frames come from a link partner module and sent ones go to a pcap\n"
     "tap (capture.pcap).  Prints the Kernel Interface table and the simulated\n"

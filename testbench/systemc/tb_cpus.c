@@ -75,11 +75,6 @@ static void ext_turn(void *ctx, sim_cpu *self)
 
 tb_cpus *tb_cpus_new(const struct scenario *sc, const tb_bus *bus, char *err, size_t errlen)
 {
-    const char *app = scenario_str(sc, "system", "app");
-    if (strcmp(app, "pktgen") != 0 && strcmp(app, "sink") != 0) {
-        snprintf(err, errlen, "system.app: the SystemC testbench runs pktgen or sink, got '%s'", app);
-        return NULL;
-    }
     tb_cpus *tb = calloc(1, sizeof *tb);
     if (!tb) {
         snprintf(err, errlen, "out of memory");
@@ -100,8 +95,8 @@ tb_cpus *tb_cpus_new(const struct scenario *sc, const tb_bus *bus, char *err, si
         return NULL;
     }
     if (tb->sys.ncpus != 1) {
-        snprintf(err, errlen, "pktgen.ports: the SystemC testbench runs one CPU, the scenario has %d",
-                 tb->sys.ncpus);
+        snprintf(err, errlen, "system.app = %s: the SystemC testbench runs one CPU, the scenario has %d",
+                 tb->sys.app->name, tb->sys.ncpus);
         tb_cpus_free(tb);
         return NULL;
     }
@@ -193,7 +188,7 @@ uint64_t tb_cpus_packets(const tb_cpus *tb, const tb_result *r)
 {
     uint64_t n = 0;
     for (int p = 0; p < tb->sys.nports; p++)
-        n += tb->sys.port[p].rx_sink_up ? tb->sys.port[p].rx_sink.stats.packets : r->wire_frames[p];
+        n += tb->sys.port[p].app.consumed + r->wire_frames[p];   /* what the app took in, what left */
     return n;
 }
 
@@ -206,7 +201,7 @@ int tb_cpus_report(const tb_cpus *tb, const tb_result *r, const char *json_path,
     report_kernel_iface_header(stdout);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        report_kernel_iface_row(stdout, p, sp->gprc, sp->crcerrs + sp->ruc + sp->roc, sp->mpc, sp->gptc);
+        report_kernel_iface_row(stdout, p, sp->cnt.gprc, sp->cnt.crcerrs + sp->cnt.ruc + sp->cnt.roc, sp->cnt.mpc, sp->cnt.gptc);
     }
     printf("\nsimulated packets %llu (%.0f per wall-clock second); late observations %llu\n",
            (unsigned long long)tb_cpus_packets(tb, r),
@@ -228,10 +223,10 @@ int tb_cpus_report(const tb_cpus *tb, const tb_result *r, const char *json_path,
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", report_ifname(p));
         cJSON_AddNumberToObject(o, "tx_packets", (double)r->wire_frames[p]);
-        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->gprc);
+        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->cnt.gprc);
         report_rx_counters_json(o, sp);
         report_tx_counters_json(o, sp);
-        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->irqs_handled);
+        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->app.irqs);
         cJSON_AddItemToArray(ports, o);
     }
     int rc = report_write_json(json_path, j, err, errlen);

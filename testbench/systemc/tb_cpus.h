@@ -1,6 +1,7 @@
 /* The CPU half of the SystemC testbench, in C: the scenario's CPU with its
  * cost and cache models, host memory, and the driver core with its app
- * (pktgen or sink), exactly as the C harness builds them (system_build_cpus),
+ * (any app with one instance: pktgen, the sink, the router on one card),
+ * exactly as the C harness builds them (system_build_cpus),
  * every device access going to tb_bus, which the SystemC side implements
  * with TLM transactions and waits. */
 #ifndef NICSIM_TB_CPUS_H

@@ -6,6 +6,8 @@
 #include "gtest_cunit.h"
 #include "../../driver/linux/dma_hugepage.h"
 #include "../../driver/linux/hw_nic.h"
+#include "../../driver/port/port_e1000.h"
+#include "../../driver/port/port_ixgbe.h"
 #include "../../driver/linux/pci_sysfs.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,12 +162,12 @@ static void test_bind_needs_the_driver(void)
 
 static void test_device_ids(void)
 {
-    CU_ASSERT(hw_nic_id_ok(HW_FAMILY_E1000, 0x8086, 0x100f));   /* 82545EM copper (QEMU) */
-    CU_ASSERT(hw_nic_id_ok(HW_FAMILY_E1000, 0x8086, 0x1010));   /* 82546EB copper */
-    CU_ASSERT(hw_nic_id_ok(HW_FAMILY_IXGBE, 0x8086, 0x10fb));   /* 82599 SFP+ */
-    CU_ASSERT(!hw_nic_id_ok(HW_FAMILY_E1000, 0x8086, 0x10fb));
-    CU_ASSERT(!hw_nic_id_ok(HW_FAMILY_IXGBE, 0x8086, 0x100f));
-    CU_ASSERT(!hw_nic_id_ok(HW_FAMILY_E1000, 0x1af4, 0x100f));  /* not Intel */
+    CU_ASSERT(nic_port_core_drives(&port_e1000_core, 0x8086, 0x100f));   /* 82545EM copper (QEMU) */
+    CU_ASSERT(nic_port_core_drives(&port_e1000_core, 0x8086, 0x1010));   /* 82546EB copper */
+    CU_ASSERT(nic_port_core_drives(&port_ixgbe_core, 0x8086, 0x10fb));   /* 82599 SFP+ */
+    CU_ASSERT(!nic_port_core_drives(&port_e1000_core, 0x8086, 0x10fb));
+    CU_ASSERT(!nic_port_core_drives(&port_ixgbe_core, 0x8086, 0x100f));
+    CU_ASSERT(!nic_port_core_drives(&port_e1000_core, 0x1af4, 0x100f));  /* not Intel */
 }
 
 /* The allocator over two "hugepages" of ordinary memory whose device

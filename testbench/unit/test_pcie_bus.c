@@ -93,7 +93,8 @@ static void setup(rec *r, const pcie_params *p)
 {
     memset(r, 0, sizeof *r);
     sched_init(&r->s);
-    pcie_ops ops = { r, cb_read, cb_write, cb_mmio_w, cb_mmio_r, cb_mmio_done };
+    host_bus_callbacks ops = { .dev = r, .read_data = cb_read, .write_done = cb_write, .mmio_write = cb_mmio_w,
+                               .mmio_read = cb_mmio_r, .cpu = r, .mmio_read_done = cb_mmio_done };
     r->b = pcie_new(&r->s, p, &ops);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->b);
 }
@@ -798,7 +799,7 @@ static void run_duplex(const pcie_params *p, double *up_tlp, double *down_tlp, d
     dx = &d;
     sched s;
     sched_init(&s);
-    pcie_ops ops = { NULL, dx_read, dx_write, NULL, NULL, NULL };
+    host_bus_callbacks ops = { .read_data = dx_read, .write_done = dx_write };
     pcie_bus *b = pcie_new(&s, p, &ops);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     for (uint32_t i = 0; i < 4096; i++)

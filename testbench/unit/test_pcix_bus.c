@@ -89,7 +89,8 @@ static void setup(rec *r, const pcix_params *p)
 {
     memset(r, 0, sizeof *r);
     sched_init(&r->s);
-    pcix_ops ops = { r, cb_read, cb_write, cb_mmio_w, cb_mmio_r, cb_mmio_done };
+    host_bus_callbacks ops = { .dev = r, .read_data = cb_read, .write_done = cb_write, .mmio_write = cb_mmio_w,
+                               .mmio_read = cb_mmio_r, .cpu = r, .mmio_read_done = cb_mmio_done };
     r->b = pcix_new(&r->s, p, &ops);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->b);
 }

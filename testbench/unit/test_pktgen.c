@@ -1,5 +1,5 @@
 /* Unit tests of the pktgen app over the fake platform, on both driver
- * cores through their bindings (struct pktgen_txops).  On the e1000 TX
+ * cores through their bindings (struct nic_txq_ops).  On the e1000 TX
  * queue: frame bytes, clone mode, named costs, burst tail writes, count and
  * duration termination, full-ring waits and the final drain.  On the ixgbe
  * TX queue (the fake's 82599 personality): the same, plus the clean
@@ -17,6 +17,8 @@
 #include "../../driver/ixgbe/ixgbe_dev.h"
 #include "../../driver/ixgbe/ixgbe_tx.h"
 #include "../../driver/apps/pktgen.h"
+#include "../../driver/port/port_e1000.h"
+#include "../../driver/port/port_ixgbe.h"
 
 #define STATUS_UP (E1000_STATUS_LU | E1000_STATUS_FD | E1000_STATUS_SPEED_1000)
 #define MAX_STEPS 1000000u
@@ -25,7 +27,7 @@ static struct plat_dev *d;
 static struct e1000_dev dev;
 static struct e1000_txq q;
 static struct pktgen pg;
-static struct pktgen_txops tx;
+static struct nic_txq_ops tx;
 /* the ixgbe side: device, queue, its index, and whether it is in use */
 static struct ixgbe_dev xdev;
 static struct ixgbe_txq xq;
@@ -47,7 +49,7 @@ static int start(const struct pktgen_opts *po, uint32_t ring, enum fake_nic_mode
         return -101;
     fake_log_clear(d);
     on_ixgbe = 0;
-    pktgen_bind_e1000(&tx, &q);
+    port_e1000_txq_ops(&tx, &q);
     return pktgen_init(&pg, d, &tx, po);
 }
 
@@ -73,7 +75,7 @@ static int start_ix(const struct pktgen_opts *po, const struct ixgbe_tx_opts *to
         ixgbe_irq_enable(&xdev, 1u << n);   /* the fake's engine raises EICR bit n */
     d->nic_mode = mode;
     fake_log_clear(d);
-    pktgen_bind_ixgbe(&tx, &xq);
+    port_ixgbe_txq_ops(&tx, &xq);
     return pktgen_init(&pg, d, &tx, po);
 }
 
@@ -405,7 +407,7 @@ static void test_bind(void)
     eo.clean_thresh = 20;
     eo.max_frame_len = 1000;
     CU_ASSERT_EQUAL_FATAL(e1000_txq_setup(&q, &dev, &eo), 0);
-    pktgen_bind_e1000(&tx, &q);
+    port_e1000_txq_ops(&tx, &q);
     CU_ASSERT_PTR_EQUAL(tx.q, &q);
     CU_ASSERT_EQUAL(tx.clean_thresh, 20);
     CU_ASSERT_EQUAL(tx.ring_size, 64);
@@ -468,17 +470,17 @@ static void test_bind(void)
     o.size = 64;
     CU_ASSERT_EQUAL(pktgen_init(&pg, d, NULL, &o), PKTGEN_ERR_PARAM);
     CU_ASSERT_EQUAL(pktgen_step(&pg), 0);       /* a failed init is safe to step */
-    struct pktgen_txops bad = tx;
+    struct nic_txq_ops bad = tx;
     bad.irq_handle = NULL;
     CU_ASSERT_EQUAL(pktgen_init(&pg, d, &bad, &o), PKTGEN_ERR_PARAM);
     bad = tx;
     bad.q = NULL;
     CU_ASSERT_EQUAL(pktgen_init(&pg, d, &bad, &o), PKTGEN_ERR_PARAM);
-    pktgen_bind_ixgbe(&bad, NULL);
+    port_ixgbe_txq_ops(&bad, NULL);
     CU_ASSERT_EQUAL(pktgen_init(&pg, d, &bad, &o), PKTGEN_ERR_PARAM);
     struct ixgbe_txq unset;
     memset(&unset, 0, sizeof unset);
-    pktgen_bind_ixgbe(&bad, &unset);
+    port_ixgbe_txq_ops(&bad, &unset);
     CU_ASSERT_EQUAL(bad.ring_size, 0);
     CU_ASSERT_EQUAL(pktgen_init(&pg, d, &bad, &o), PKTGEN_ERR_PARAM);
 

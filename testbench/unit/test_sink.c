@@ -20,7 +20,7 @@ static struct fake_q {
     void *last_cookie;
 } fq;
 
-static unsigned f_poll(void *q, unsigned budget, sink_got_fn got, void *arg)
+static unsigned f_poll(void *q, unsigned budget, nic_rx_got_fn got, void *arg)
 {
     struct fake_q *f = q;
     if (f->polls < 64)
@@ -58,7 +58,7 @@ static void up(unsigned waiting, uint32_t budget, int touch)
     uint64_t bus;
     fq.frame = plat_dma_alloc(d, 2048, 64, &bus);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fq.frame);
-    struct sink_rxops rx = { .q = &fq, .poll = f_poll, .pkt_free = f_free, .irq_handle = f_irq };
+    struct nic_rxq_ops rx = { .q = &fq, .poll = f_poll, .pkt_free = f_free, .irq_handle = f_irq };
     struct sink_opts o;
     sink_default_opts(&o);
     o.budget = budget;
@@ -135,11 +135,11 @@ static void test_irq_and_timeout(void)
 static void test_refused(void)
 {
     d = fake_create();
-    struct sink_rxops rx = { .q = &fq, .poll = f_poll, .pkt_free = f_free, .irq_handle = f_irq };
+    struct nic_rxq_ops rx = { .q = &fq, .poll = f_poll, .pkt_free = f_free, .irq_handle = f_irq };
     struct sink_opts o;
     sink_default_opts(&o);
     CU_ASSERT_EQUAL(sink_init(&s, d, &rx, &o), 0);
-    struct sink_rxops bad = rx;
+    struct nic_rxq_ops bad = rx;
     bad.poll = NULL;
     CU_ASSERT_EQUAL(sink_init(&s, d, &bad, &o), -1);
     bad = rx;

@@ -2,7 +2,7 @@
  * simulator: run, sweep points, bench, validate, l3fwd). */
 #ifndef NICSIM_SIMULATE_H
 #define NICSIM_SIMULATE_H
-#include "../system/system.h"
+#include "system.h"
 
 /* Build and run one scenario; on success *sys holds the results (free with
  * system_free).  -2: the scenario cannot be built (a combination of settings
