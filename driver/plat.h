@@ -1,6 +1,6 @@
 /* The platform interface: everything the driver core and the apps may use of
  * the machine they run on.  The driver core includes this header and nothing
- * of the simulator.  Two backends implement it: driver/plat_sim.c (the
+ * of the simulator.  Two backends implement it: sim/system/plat_sim.c (the
  * simulator: every call is charged to the CPU cost model and keeps CPU and
  * device time in order) and driver/linux/plat_linux.c (a physical NIC from
  * Linux user space: volatile loads/stores, real barriers,

@@ -56,7 +56,7 @@ typedef struct link_gen_cfg {
                                carry a wrong FCS (inverted); 0 = none (default) */
     /* synthetic source */
     uint32_t size;          /* frame size incl. FCS, 64..1518; default 64 */
-    uint8_t dst_mac[6];     /* default 02:00:00:00:00:01 (port 0's MAC in sim/system.c) */
+    uint8_t dst_mac[6];     /* default 02:00:00:00:00:01 (pktgen's MAC on port 0) */
     uint8_t src_mac[6];     /* default 02:00:00:00:00:02 */
     uint32_t src_ip;        /* host order; default 192.168.0.2 */
     uint32_t dst_ip_base;   /* host order; flow i's address, see dst_prefix; default 10.0.0.1 */

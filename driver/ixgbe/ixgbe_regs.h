@@ -1,7 +1,7 @@
 /* Intel 82599 (Linux "ixgbe", "Niantic") register offsets, bit fields and
  * the advanced descriptor layouts the ixgbe driver core uses: the contract
  * between the core, the fake platform of its unit tests and, later, a device
- * model.  Facts only, from ../shared/docs/nic-facts.md section B (B1 register
+ * model.  Facts only, from docs/nic-facts.md section B (B1 register
  * map and bits, B1a the ixy bring-up sequence, B2 advanced descriptors, B3
  * prefetch/write-back and Linux/DPDK defaults), which cites ixy's copy of
  * Intel's ixgbe_type.h, ixy's ixgbe.c and the Linux ixgbe driver.  Each group

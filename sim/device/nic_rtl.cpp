@@ -1,5 +1,5 @@
 // The thin C++ layer around the Verilated NIC models (82546 and 82599, which
-// share one interface): C ABI in sim/nic_rtl.h.  The per-cycle code is a
+// share one interface): C ABI in sim/device/nic_rtl.h.  The per-cycle code is a
 // template over the model's class, so each model's calls are direct.
 #include "nic_rtl.h"
 #include "Vnic82546.h"

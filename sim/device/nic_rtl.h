@@ -1,6 +1,6 @@
 /* C ABI of the Verilated NIC models: the 82546 (rtl/nic82546.v) and the
  * 82599 (rtl/nic82599.v), which offer the same interface.  The only C++ in
- * the simulator sits behind this header (sim/nic_rtl.cpp).  One call is one
+ * the simulator sits behind this header (sim/device/nic_rtl.cpp).  One call is one
  * clock cycle: the inputs are applied, the rising edge is evaluated and the
  * outputs after the edge are returned.  Port meanings: see the comment at the
  * top of rtl/nic82546.v. */

@@ -1,4 +1,4 @@
-/* nicsim-hw's report: the simulator's report format (sim/report.c) for what
+/* nicsim-hw's report: the simulator's report format (sim/report/report.c) for what
  * a physical NIC can tell: per-interface rates, the netstat -i style Kernel
  * Interface table from the NIC's statistics registers, interrupts, and
  * each app's own counters.  Rates are over wall-clock time: pktgen's over

@@ -1,5 +1,5 @@
-/* The netstat-like tables that both the simulator's report (sim/report.c)
- * and nicsim-hw's (driver/linux/hw_report.c) print, written once so that
+/* The netstat-like tables that both the simulator's report (sim/report/report.c)
+ * and nicsim-hw's (sim/hw/hw_report.c) print, written once so that
  * the two stay in one format: per-interface rates, and the `netstat -i`
  * style Kernel Interface table. */
 #ifndef NICSIM_REPORT_TABLES_H

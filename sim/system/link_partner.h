@@ -1,4 +1,4 @@
-/* The link partner that sends to a NIC port (sim/link_partner.c). */
+/* The link partner that sends to a NIC port (sim/system/link_partner.c). */
 #ifndef NICSIM_LINK_PARTNER_H
 #define NICSIM_LINK_PARTNER_H
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* The simulator backend of driver/plat.h: every call advances the calling
  * CPU's clock by its modelled cost, and every observation of device state
- * first brings the devices up to that CPU's time (sim/system.c). */
+ * first brings the devices up to that CPU's time (sim/system/timing.c). */
 #include "../../driver/plat.h"
 #include "system.h"
 #include <math.h>

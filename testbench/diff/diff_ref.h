@@ -1,7 +1,7 @@
 /* The reference model of the differential checker (issue 5): what one
  * queue pair of an 82546 (legacy descriptors) or an 82599 (advanced
  * descriptors) must have done, written from the datasheet rules of
- * ../shared/docs/nic-facts.md (A4, B2, B3) and the SDM statistics
+ * docs/nic-facts.md (A4, B2, B3) and the SDM statistics
  * definitions, with no timing and no knowledge of the RTL.
  *
  * It is driven with the same legal driver actions as the RTL and is asked

@@ -2,7 +2,7 @@
  * interface of both RTL personalities, illegal values included.
  *
  * The fuzz input is a program for a minimal host around the Verilated model
- * (sim/nic_rtl.h, no bus timing): which personality, then operations — MMIO
+ * (sim/device/nic_rtl.h, no bus timing): which personality, then operations — MMIO
  * writes and reads of the queue, control and interrupt registers (or of any
  * offset), writes of descriptor-sized chunks into a 64 KiB host memory,
  * received frames of any length and FCS, resets of the function through

@@ -5,7 +5,7 @@
  * applied when their last beat arrives, and every frame the MACs send
  * captured.  RTL regression tests are written against it.
  *
- * Read data is packed into beats as the device adapter (sim/nic_adapter.c)
+ * Read data is packed into beats as the device adapter (sim/device/nic_adapter.c)
  * packs it: a read may arrive in pieces (split_pages: cut at 4 KiB
  * boundaries, as the PCI-X model cuts them), and the bytes of a (function,
  * tag) are packed into 32-byte beats continuously across its pieces, so only

@@ -1,4 +1,4 @@
-/* Tests of the device adapter (sim/nic_adapter.c) with the real RTL behind it
+/* Tests of the device adapter (sim/device/nic_adapter.c) with the real RTL behind it
  * and a small fake bus in front: beat packing of reads that arrive in pieces,
  * the MMIO queue limit, and frames longer than 16 KiB reaching the link. */
 #include <CUnit/CUnit.h>
@@ -153,7 +153,7 @@ static void tsys_free(tsys *t)
     sched_free(&t->s);
 }
 
-/* Events and RTL edges up to time limit (the loop of sim/system.c). */
+/* Events and RTL edges up to time limit (the loop of sim/system/timing.c). */
 static void tsys_run(tsys *t, ps_t limit)
 {
     for (;;) {

@@ -1,4 +1,4 @@
-/* The count of driver programming errors (sim/nic_misuse.c): each kind on
+/* The count of driver programming errors (sim/device/nic_misuse.c): each kind on
  * each register map, and nothing for a correct bring-up. */
 #include <CUnit/CUnit.h>
 #include "gtest_cunit.h"

@@ -1,4 +1,4 @@
-/* Unit tests of models/pcie_bus.c and `nicsim buscalc` (sim/buscalc.c): exact
+/* Unit tests of models/pcie_bus.c and `nicsim buscalc` (sim/cli/buscalc.c): exact
  * TLP timing (times worked out by hand in the comments), splitting, tags,
  * DLLPs and SKPs, MMIO ordering, the stream calculator against its formula
  * and against pcie-bench's figures (nic-facts D1).
