@@ -26,7 +26,7 @@ TEST_LDLIBS := -lcunit $(LDLIBS)
 
 # Debian packages the build and tests need (see README "Dependencies").
 DEB_PKGS := build-essential verilator libsystemc-dev libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys \
-            gnuplot-nox parallel
+            gnuplot-nox parallel jq
 DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
 # ---- sources --------------------------------------------------------------
