@@ -32,7 +32,7 @@ DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 
 # ---- sources --------------------------------------------------------------
 # Everything but main.c and the C++ RTL wrapper: linked into nicsim and into tests.
 MODEL_SRCS  := $(wildcard models/kernel/*.c models/*.c)
-DRIVER_SRCS := $(wildcard driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
+DRIVER_SRCS := $(wildcard driver/ring/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c)
 SIM_SRCS    := $(filter-out sim/cli/main.c,$(wildcard sim/device/*.c sim/scenario/*.c sim/system/*.c sim/apps/*.c \
                  sim/report/*.c sim/cli/*.c))
 LIB_SRCS    := $(MODEL_SRCS) $(DRIVER_SRCS) $(SIM_SRCS)
@@ -156,7 +156,7 @@ systemc: deps
 # Linux user-space backend (driver/linux), with the simulator's scenario
 # parser; no Verilator, no SystemC.  Linked statically so that it runs in
 # the `make hil` guest as it is.
-HW_SRCS := $(wildcard sim/hw/*.c driver/linux/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
+HW_SRCS := $(wildcard sim/hw/*.c driver/linux/*.c driver/ring/*.c driver/e1000/*.c driver/ixgbe/*.c driver/apps/*.c) \
            sim/scenario/scenario.c sim/scenario/scenario_keys.c sim/scenario/driver_options.c \
            sim/report/report_tables.c
 HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -20,8 +20,8 @@ static int opts_valid(const struct e1000_rx_opts *o)
 {
     return o->ring_size >= E1000_MIN_RXD && o->ring_size <= E1000_MAX_RXD &&
            o->ring_size % E1000_RING_MULTIPLE == 0 &&
-           o->copybreak <= E1000_BUF_SIZE && o->meta_alloc_touch <= E1000_BUF_META_BYTES &&
-           o->meta_free_touch <= E1000_BUF_META_BYTES &&
+           o->copybreak <= PKTBUF_SIZE && o->meta_alloc_touch <= PKTBUF_META_BYTES &&
+           o->meta_free_touch <= PKTBUF_META_BYTES &&
            /* liveness: when the NIC owns nothing, count - 2 re-posted
             * descriptors wait behind RDT; a batch larger would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= o->ring_size - 2 &&
@@ -55,11 +55,11 @@ static unsigned refill(struct e1000_rxq *q, int batch_writes)
     unsigned n = 0;
     while (q->posted < q->count - 1) {
         uint32_t i = q->next_to_use;
-        struct e1000_buf *b = q->slot[i];
+        struct pktbuf *b = q->slot[i];
         if (b) {
             q->stats.reused++;          /* the buffer it held (copybreak, drop) */
         } else {
-            b = e1000_buf_alloc(q->pool);
+            b = pktbuf_alloc(q->pool);
             if (!b) {
                 q->stats.alloc_fails++;
                 break;                  /* retried at the next refill */
@@ -90,7 +90,7 @@ unsigned e1000_rx_nic_owned(const struct e1000_rxq *q)
 }
 
 int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e1000_rx_opts *o,
-                    struct e1000_bufpool *pool)
+                    struct pktbuf_pool *pool)
 {
     struct e1000_rx_opts def;
     if (!o) {
@@ -107,7 +107,7 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     if (pool) {
         q->pool = pool;
     } else {
-        if (e1000_bufpool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
+        if (pktbuf_pool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
             return E1000_ERR_PARAM;
         q->pool = &q->own_pool;
         if (o->meta_alloc_touch)
@@ -123,7 +123,7 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
         free(q->slot);
         q->slot = NULL;
         if (q->pool == &q->own_pool)
-            e1000_bufpool_fini(&q->own_pool);
+            pktbuf_pool_fini(&q->own_pool);
         return E1000_ERR_NOMEM;
     }
 
@@ -171,18 +171,18 @@ void e1000_rxq_teardown(struct e1000_rxq *q)
     plat_write32(q->pd, E1000_RCTL, q->rctl & ~E1000_RCTL_EN);
     for (uint32_t i = 0; i < q->count; i++)
         if (q->slot[i])
-            e1000_buf_free(q->pd, q->slot[i]);
+            pktbuf_free(q->pd, q->slot[i]);
     free(q->slot);
     q->slot = NULL;
     q->ring = NULL;
     q->posted = 0;
     if (q->pool == &q->own_pool)
-        e1000_bufpool_fini(&q->own_pool);
+        pktbuf_pool_fini(&q->own_pool);
 }
 
 void e1000_rx_pkt_free(struct plat_dev *pd, void *cookie)
 {
-    e1000_buf_free(pd, cookie);
+    pktbuf_free(pd, cookie);
 }
 
 static void prefetch(struct e1000_rxq *q, const void *p)
@@ -193,9 +193,9 @@ static void prefetch(struct e1000_rxq *q, const void *p)
 
 /* Copybreak: the frame goes into a new small buffer; the DMA buffer stays
  * in its slot and is re-posted.  0 when no small buffer was available. */
-static int copy_small(struct e1000_rxq *q, const struct e1000_buf *b, struct e1000_rx_pkt *pkt)
+static int copy_small(struct e1000_rxq *q, const struct pktbuf *b, struct e1000_rx_pkt *pkt)
 {
-    struct e1000_buf *s = e1000_buf_copy_small(q->pool, q->pd, b, pkt->len);
+    struct pktbuf *s = pktbuf_copy_small(q->pool, q->pd, b, pkt->len);
     if (!s) {
         q->stats.copy_fails++;
         return 0;
@@ -218,7 +218,7 @@ unsigned e1000_rx_poll(struct e1000_rxq *q, unsigned budget,
     q->stats.polls++;
     while (done < budget && q->posted) {
         uint32_t i = q->next_to_clean;
-        struct e1000_buf *b = q->slot[i];
+        struct pktbuf *b = q->slot[i];
         uint64_t wb = plat_mem_read64(pd, &q->ring[i].wb);
         q->stats.dd_reads++;
         if (!(wb & E1000_RXD_QW1_DD))
@@ -266,7 +266,7 @@ unsigned e1000_rx_poll(struct e1000_rxq *q, unsigned budget,
                 q->slot[i] = NULL;
             }
             /* skb_put, protocol, dev: the driver fills the skb's fields */
-            plat_mem_touch(pd, ((struct e1000_buf *)pkt.cookie)->meta,
+            plat_mem_touch(pd, ((struct pktbuf *)pkt.cookie)->meta,
                            E1000_RX_HANDOVER_TOUCH, 1);
             q->stats.packets++;
             q->stats.bytes += pkt.len;

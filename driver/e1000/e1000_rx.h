@@ -39,7 +39,7 @@
 #include "../plat.h"
 #include "e1000_regs.h"
 #include "e1000_dev.h"
-#include "e1000_buf.h"
+#include "../ring/pktbuf.h"
 
 #define E1000_RX_FCS_LEN        4u    /* Ethernet CRC, in the length unless SECRC */
 #define E1000_RX_BUFFER_WRITE   16u   /* Linux: RDT written once per 16 buffers */
@@ -71,8 +71,8 @@ struct e1000_rx_opts {
     uint8_t mac[6];
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
-    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
-                                  skb-sized defaults (e1000_buf.h) */
+    uint32_t meta_free_touch;  /* a free touches, <= PKTBUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (pktbuf.h) */
 };
 
 struct e1000_rx_stats {
@@ -105,7 +105,7 @@ struct e1000_rx_pkt {
     uint8_t errors;            /* descriptor errors byte (only non-frame errors: TCPE, IPE) */
     uint16_t special;          /* descriptor special field (VLAN tag) */
     uint8_t copied;            /* 1 = a copybreak copy in a small buffer */
-    void *cookie;              /* the buffer (struct e1000_buf *) */
+    void *cookie;              /* the buffer (struct pktbuf *) */
 };
 
 struct e1000_rxq {
@@ -115,7 +115,7 @@ struct e1000_rxq {
     struct e1000_rx_desc *ring;   /* DMA memory, touched only via plat_mem_* */
     uint64_t ring_bus;
     size_t ring_bytes;
-    struct e1000_buf **slot;      /* per descriptor: the buffer posted or kept, or NULL */
+    struct pktbuf **slot;         /* per descriptor: the buffer posted or kept, or NULL */
     void *info;                   /* struct e1000_buffer stand-ins (modelled memory) */
     uint32_t count;               /* ring_size */
     uint32_t next_to_clean;       /* next descriptor the poll looks at */
@@ -126,8 +126,8 @@ struct e1000_rxq {
     uint32_t rctl;                /* RCTL as programmed (with EN) */
     uint32_t fcs;                 /* bytes to subtract from the length: 4, or 0 with SECRC */
     int discarding;               /* inside a frame that spans descriptors */
-    struct e1000_bufpool own_pool;
-    struct e1000_bufpool *pool;   /* own_pool or the caller's */
+    struct pktbuf_pool own_pool;
+    struct pktbuf_pool *pool;     /* own_pool or the caller's */
     struct e1000_rx_stats stats;
 };
 
@@ -141,7 +141,7 @@ void e1000_rx_default_opts(struct e1000_rx_opts *o);
  * pool shared with other queues of the same CPU (its small_size must hold
  * copybreak bytes).  Returns 0, E1000_ERR_PARAM or E1000_ERR_NOMEM. */
 int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e1000_rx_opts *o,
-                    struct e1000_bufpool *pool);
+                    struct pktbuf_pool *pool);
 
 /* Disable the receiver (RCTL.EN cleared), free the posted buffers and the
  * software state (and the own pool's bookkeeping: free every packet handed

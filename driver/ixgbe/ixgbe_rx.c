@@ -3,11 +3,11 @@
 #include <stdlib.h>
 
 /* The 2048-byte pool buffers are what SRRCTL.BSIZEPKT = 2 (1 KB units)
- * tells the NIC, and their bus addresses (E1000_BUF_HEADROOM = 18 into an
+ * tells the NIC, and their bus addresses (PKTBUF_HEADROOM = 18 into an
  * aligned object) are even, as bit 0 of a packet address must be (it lies
  * under DD, nic-facts F9). */
 _Static_assert(IXGBE_RX_BUF_SIZE % 1024u == 0, "BSIZEPKT counts whole KB");
-_Static_assert(E1000_BUF_HEADROOM % 2u == 0, "packet buffer addresses must be even");
+_Static_assert(PKTBUF_HEADROOM % 2u == 0, "packet buffer addresses must be even");
 
 void ixgbe_rx_default_opts(struct ixgbe_rx_opts *o)
 {
@@ -24,8 +24,8 @@ static int opts_valid(const struct ixgbe_rx_opts *o)
 {
     uint32_t r = o->ring_size;
     return r >= IXGBE_MIN_RXD && r <= IXGBE_MAX_RXD && (r & (r - 1)) == 0 &&
-           o->copybreak <= IXGBE_RX_BUF_SIZE && o->meta_alloc_touch <= E1000_BUF_META_BYTES &&
-           o->meta_free_touch <= E1000_BUF_META_BYTES &&
+           o->copybreak <= IXGBE_RX_BUF_SIZE && o->meta_alloc_touch <= PKTBUF_META_BYTES &&
+           o->meta_free_touch <= PKTBUF_META_BYTES &&
            /* liveness: when the NIC owns nothing, up to count - 1 re-posted
             * descriptors wait behind RDT; a larger batch would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= r - 1 &&
@@ -58,11 +58,11 @@ static unsigned refill(struct ixgbe_rxq *q, int batch_writes)
     unsigned n = 0;
     while (q->posted < q->count - 1) {
         uint32_t i = q->next_to_use;
-        struct e1000_buf *b = q->slot[i];
+        struct pktbuf *b = q->slot[i];
         if (b) {
             q->stats.reused++;          /* the buffer it held (copybreak, drop) */
         } else {
-            b = e1000_buf_alloc(q->pool);
+            b = pktbuf_alloc(q->pool);
             if (!b) {
                 q->stats.alloc_fails++;
                 break;                  /* retried at the next refill */
@@ -100,16 +100,16 @@ static void free_soft(struct ixgbe_rxq *q)
 {
     for (uint32_t i = 0; q->slot && i < q->count; i++)
         if (q->slot[i])
-            e1000_buf_free(q->pd, q->slot[i]);
+            pktbuf_free(q->pd, q->slot[i]);
     free(q->slot);
     q->slot = NULL;
     q->posted = 0;
     if (q->pool == &q->own_pool)
-        e1000_bufpool_fini(&q->own_pool);
+        pktbuf_pool_fini(&q->own_pool);
 }
 
 int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
-                    const struct ixgbe_rx_opts *o, struct e1000_bufpool *pool)
+                    const struct ixgbe_rx_opts *o, struct pktbuf_pool *pool)
 {
     struct ixgbe_rx_opts def;
     if (!o) {
@@ -126,7 +126,7 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
     if (pool) {
         q->pool = pool;
     } else {
-        if (e1000_bufpool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
+        if (pktbuf_pool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
             return IXGBE_ERR_PARAM;
         q->pool = &q->own_pool;
         if (o->meta_alloc_touch)
@@ -199,7 +199,7 @@ void ixgbe_rxq_teardown(struct ixgbe_rxq *q)
 
 void ixgbe_rx_pkt_free(struct plat_dev *pd, void *cookie)
 {
-    e1000_buf_free(pd, cookie);
+    pktbuf_free(pd, cookie);
 }
 
 static void prefetch(struct ixgbe_rxq *q, const void *p)
@@ -210,9 +210,9 @@ static void prefetch(struct ixgbe_rxq *q, const void *p)
 
 /* Copybreak: the frame goes into a new small buffer; the DMA buffer stays
  * in its slot and is re-posted.  0 when no small buffer was available. */
-static int copy_small(struct ixgbe_rxq *q, const struct e1000_buf *b, struct ixgbe_rx_pkt *pkt)
+static int copy_small(struct ixgbe_rxq *q, const struct pktbuf *b, struct ixgbe_rx_pkt *pkt)
 {
-    struct e1000_buf *s = e1000_buf_copy_small(q->pool, q->pd, b, pkt->len);
+    struct pktbuf *s = pktbuf_copy_small(q->pool, q->pd, b, pkt->len);
     if (!s) {
         q->stats.copy_fails++;
         return 0;
@@ -235,7 +235,7 @@ unsigned ixgbe_rx_poll(struct ixgbe_rxq *q, unsigned budget,
     q->stats.polls++;
     while (done < budget && q->posted) {
         uint32_t i = q->next_to_clean;
-        struct e1000_buf *b = q->slot[i];
+        struct pktbuf *b = q->slot[i];
         /* The upper qword holds everything the driver needs: status and
          * errors (DW2), PKT_LEN and the VLAN tag (B2). */
         uint64_t wb = plat_mem_read64(pd, &q->ring[i].hdr_addr);
@@ -285,7 +285,7 @@ unsigned ixgbe_rx_poll(struct ixgbe_rxq *q, unsigned budget,
                 q->slot[i] = NULL;
             }
             /* skb_put, protocol, dev: the driver fills the skb's fields */
-            plat_mem_touch(pd, ((struct e1000_buf *)pkt.cookie)->meta,
+            plat_mem_touch(pd, ((struct pktbuf *)pkt.cookie)->meta,
                            IXGBE_RX_HANDOVER_TOUCH, 1);
             q->stats.packets++;
             q->stats.bytes += pkt.len;

@@ -2,8 +2,8 @@
  * descriptors over 2048-byte buffers, a NAPI-style poll with the e1000
  * core's prefetch points and copybreak, and refill with batched tail
  * writes.  Same shape as the e1000 core's e1000_rx.h, so an app can drive
- * either; the packet buffers are the e1000 core's buffer pool
- * (../e1000/e1000_buf.h: the model of Linux's skb data layout and costs).
+ * either; the packet buffers come from the pool both cores share
+ * (../ring/pktbuf.h: the model of Linux's skb data layout and costs).
  *
  *   - setup programs SRRCTL(n) (advanced one-buffer, BSIZEPKT 2 KB, DROP_EN
  *     when asked), clears DCA_RXCTRL(n) bit 12 (ixy), RDBAL/RDBAH/RDLEN,
@@ -38,12 +38,12 @@
 #define NICSIM_IXGBE_RX_H
 #include <stdint.h>
 #include "../plat.h"
-#include "../e1000/e1000_buf.h"
+#include "../ring/pktbuf.h"
 #include "ixgbe_regs.h"
 #include "ixgbe_dev.h"
 
 #define IXGBE_RX_FCS_LEN        4u    /* in PKT_LEN unless the NIC strips it */
-#define IXGBE_RX_BUF_SIZE       E1000_BUF_SIZE    /* SRRCTL.BSIZEPKT = 2 (KB) */
+#define IXGBE_RX_BUF_SIZE       PKTBUF_SIZE   /* SRRCTL.BSIZEPKT = 2 (KB) */
 #define IXGBE_RX_BUFFER_WRITE   16u   /* RDT every 16 buffers: the e1000 value
                                          (nic-facts A5); nic-facts records no ixgbe
                                          value (Linux ixgbe.h also has 16) */
@@ -66,8 +66,8 @@ struct ixgbe_rx_opts {
                                   default 1 (ixy, B1a step 9) */
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
-    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
-                                  skb-sized defaults (e1000_buf.h) */
+    uint32_t meta_free_touch;  /* a free touches, <= PKTBUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (pktbuf.h) */
     uint64_t enable_timeout_ns; /* bound on the RXDCTL.ENABLE read-back poll (and the
                                    disable at teardown); default 10 ms */
 };
@@ -103,7 +103,7 @@ struct ixgbe_rx_pkt {
                                   only non-frame errors such as TCPE, IPE reach here) */
     uint16_t vlan;             /* VLAN tag field of the write-back */
     uint8_t copied;            /* 1 = a copybreak copy in a small buffer */
-    void *cookie;              /* the buffer (struct e1000_buf *) */
+    void *cookie;              /* the buffer (struct pktbuf *) */
 };
 
 struct ixgbe_rxq {
@@ -114,7 +114,7 @@ struct ixgbe_rxq {
     struct ixgbe_adv_rx_desc *ring; /* DMA memory, touched only via plat_mem_* */
     uint64_t ring_bus;
     size_t ring_bytes;
-    struct e1000_buf **slot;      /* per descriptor: the buffer posted or kept, or NULL */
+    struct pktbuf **slot;         /* per descriptor: the buffer posted or kept, or NULL */
     void *info;                   /* struct ixgbe_rx_buffer stand-ins (modelled memory) */
     uint32_t count;               /* ring_size */
     uint32_t next_to_clean;       /* next descriptor the poll looks at */
@@ -126,8 +126,8 @@ struct ixgbe_rxq {
     uint32_t rxdctl;              /* RXDCTL as programmed (with ENABLE) */
     uint32_t fcs;                 /* bytes to subtract: 0 when the NIC strips the CRC */
     int discarding;               /* inside a frame that spans descriptors */
-    struct e1000_bufpool own_pool;
-    struct e1000_bufpool *pool;   /* own_pool or the caller's */
+    struct pktbuf_pool own_pool;
+    struct pktbuf_pool *pool;     /* own_pool or the caller's */
     struct ixgbe_rx_stats stats;
 };
 
@@ -142,7 +142,7 @@ void ixgbe_rx_default_opts(struct ixgbe_rx_opts *o);
  * IXGBE_ERR_NOMEM or IXGBE_ERR_QUEUE (ENABLE never read back: RXDCTL is
  * written 0 again, the buffers and software state freed). */
 int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
-                    const struct ixgbe_rx_opts *o, struct e1000_bufpool *pool);
+                    const struct ixgbe_rx_opts *o, struct pktbuf_pool *pool);
 
 /* Disable the queue (RXDCTL without ENABLE, polled until it reads back
  * clear, bounded), free the posted buffers and the software state (and the

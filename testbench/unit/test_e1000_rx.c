@@ -10,7 +10,7 @@
 #include "plat_fake.h"
 #include "../../driver/e1000/e1000_regs.h"
 #include "../../driver/e1000/e1000_dev.h"
-#include "../../driver/e1000/e1000_buf.h"
+#include "../../driver/ring/pktbuf.h"
 #include "../../driver/e1000/e1000_rx.h"
 #include "../../driver/e1000/e1000_tx.h"
 #include "../../driver/e1000/e1000_napi.h"
@@ -135,7 +135,7 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(RCTL_LINUX, 0x00008002u);
     CU_ASSERT_EQUAL(q.ring_bus >> 32, 1);
     CU_ASSERT_EQUAL(q.ring_bus % 4096, 0);
-    /* 255 buffers posted: distinct, E1000_BUF_HEADROOM into a 4 KB object
+    /* 255 buffers posted: distinct, PKTBUF_HEADROOM into a 4 KB object
      * (so never crossing 64 KB) */
     for (unsigned i = 0; i < 256; i++) {
         CU_ASSERT_EQUAL(q.ring[i].wb, 0);
@@ -144,7 +144,7 @@ static void test_setup_sequence(void)
             continue;
         }
         uint64_t a = q.ring[i].buffer_addr;
-        CU_ASSERT_EQUAL(a % 4096, E1000_BUF_HEADROOM);
+        CU_ASSERT_EQUAL(a % 4096, PKTBUF_HEADROOM);
         CU_ASSERT_EQUAL(a, q.slot[i]->bus);
         if (i)
             CU_ASSERT_NOT_EQUAL(a, q.ring[i - 1].buffer_addr);
@@ -156,7 +156,7 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 255);
     /* each allocation wrote its sk_buff, each posting its buffer_info entry */
     CU_ASSERT_EQUAL(d->touches, 255 + 255);
-    CU_ASSERT_EQUAL(d->touch_bytes, 255 * (E1000_BUF_ALLOC_TOUCH + E1000_BUFFER_INFO_BYTES));
+    CU_ASSERT_EQUAL(d->touch_bytes, 255 * (PKTBUF_ALLOC_TOUCH + E1000_BUFFER_INFO_BYTES));
     CU_ASSERT_EQUAL(q.stats.rdt_writes, 1);
     CU_ASSERT_EQUAL(count_w32(E1000_RXDCTL), 0);    /* Linux leaves RXDCTL alone */
     CU_ASSERT_EQUAL(q.fcs, 4);
@@ -231,8 +231,8 @@ static void test_params(void)
     /* a shared pool must hold copybreak bytes */
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&dev, d, NULL), 0);
-    struct e1000_bufpool pool;
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&pool, d, 128, 0), 0);
+    struct pktbuf_pool pool;
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&pool, d, 128, 0), 0);
     CU_ASSERT_EQUAL(e1000_rxq_setup(&q, &dev, NULL, &pool), E1000_ERR_PARAM);
     e1000_rx_default_opts(&o);
     o.copybreak = 128;
@@ -241,7 +241,7 @@ static void test_params(void)
     CU_ASSERT_EQUAL(pool.in_use, 255);
     e1000_rxq_teardown(&q);
     CU_ASSERT_EQUAL(pool.in_use, 0);
-    e1000_bufpool_fini(&pool);
+    pktbuf_pool_fini(&pool);
     fake_destroy(d);
 
     /* no buffer at all: the queue cannot start */
@@ -260,55 +260,55 @@ static void test_params(void)
 static void test_buffer_pool(void)
 {
     d = new_dev();
-    struct e1000_bufpool p;
-    CU_ASSERT_EQUAL(e1000_bufpool_init(&p, d, 4096, 0), E1000_ERR_PARAM);
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&p, d, 100, 70), 0);
+    struct pktbuf_pool p;
+    CU_ASSERT_EQUAL(pktbuf_pool_init(&p, d, 4096, 0), -1);
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&p, d, 100, 70), 0);
     CU_ASSERT_EQUAL(p.small_size, 128);
-    struct e1000_buf *a = e1000_buf_alloc(&p);
+    struct pktbuf *a = pktbuf_alloc(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_EQUAL(a->size, 2048);
-    CU_ASSERT_EQUAL(a->bus % 4096, E1000_BUF_HEADROOM);  /* a kmalloc-4096 object */
+    CU_ASSERT_EQUAL(a->bus % 4096, PKTBUF_HEADROOM);  /* a kmalloc-4096 object */
     CU_ASSERT_EQUAL(p.nbufs, 64);                   /* one chunk */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 1);
-    CU_ASSERT_EQUAL(d->touch_bytes, E1000_BUF_ALLOC_TOUCH);
+    CU_ASSERT_EQUAL(d->touch_bytes, PKTBUF_ALLOC_TOUCH);
     long t = fake_find(d, FAKE_TOUCH, 0, 0);
     CU_ASSERT_FATAL(t >= 0);
     CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)a->meta);
     CU_ASSERT_EQUAL(d->log[t].reg, 1);
-    struct e1000_buf *s = e1000_buf_alloc_small(&p);
+    struct pktbuf *s = pktbuf_alloc_small(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(s->size, 128);
-    CU_ASSERT_EQUAL(s->bus % 256, E1000_BUF_HEADROOM);   /* 128 + 18 bytes: kmalloc-256 */
+    CU_ASSERT_EQUAL(s->bus % 256, PKTBUF_HEADROOM);   /* 128 + 18 bytes: kmalloc-256 */
     CU_ASSERT_EQUAL(s->small, 1);
     CU_ASSERT_EQUAL(p.nbufs, 70);                   /* 6 more: the limit */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
     /* LIFO: what was freed last comes back first */
-    struct e1000_buf *b = e1000_buf_alloc(&p);
-    e1000_buf_free(d, a);
+    struct pktbuf *b = pktbuf_alloc(&p);
+    pktbuf_free(d, a);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 1);
-    CU_ASSERT_PTR_EQUAL(e1000_buf_alloc(&p), a);
-    e1000_buf_free(NULL, b);
-    e1000_buf_free(NULL, b);                        /* double free: logged, ignored */
+    CU_ASSERT_PTR_EQUAL(pktbuf_alloc(&p), a);
+    pktbuf_free(NULL, b);
+    pktbuf_free(NULL, b);                        /* double free: logged, ignored */
     CU_ASSERT_EQUAL(d->log_msgs, 1);
     CU_ASSERT_EQUAL(p.stats.frees, 1 + 1);
     /* the limit: 64 big + 6 small */
     unsigned got = 0;
-    while (e1000_buf_alloc(&p))
+    while (pktbuf_alloc(&p))
         got++;
     CU_ASSERT_EQUAL(got, 63);                       /* a is out: 64 - 1 */
     CU_ASSERT_EQUAL(p.stats.fails, 1);
     got = 0;
-    while (e1000_buf_alloc_small(&p))
+    while (pktbuf_alloc_small(&p))
         got++;
     CU_ASSERT_EQUAL(got, 5);
     CU_ASSERT_EQUAL(p.in_use, 70);
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
-    e1000_bufpool_fini(&p);
+    pktbuf_pool_fini(&p);
 
     /* without small buffers */
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&p, d, 0, 0), 0);
-    CU_ASSERT_PTR_NULL(e1000_buf_alloc_small(&p));
-    e1000_bufpool_fini(&p);
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&p, d, 0, 0), 0);
+    CU_ASSERT_PTR_NULL(pktbuf_alloc_small(&p));
+    pktbuf_pool_fini(&p);
     fake_destroy(d);
 }
 
@@ -517,7 +517,7 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     hold = 1;
     uint64_t bus0 = q.ring[0].buffer_addr;
     void *buf0 = slot_data(0);
-    struct e1000_buf *b0 = q.slot[0];
+    struct pktbuf *b0 = q.slot[0];
     uint64_t allocs = fake_cost_count(d, "skb_alloc");
     inject(len, len);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
@@ -529,19 +529,19 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     CU_ASSERT_EQUAL(q.next_to_use, 0);
     int copied = p->copied;
     if (copied) {
-        struct e1000_buf *b = p->cookie;
+        struct pktbuf *b = p->cookie;
         CU_ASSERT_EQUAL(b->small, 1);
         CU_ASSERT_PTR_NOT_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, b->bus);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
         /* the frame and the NET_IP_ALIGN bytes before it, from the DMA
          * buffer into the new one */
-        CU_ASSERT_EQUAL(d->copy_from_bytes, len + E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->copy_to_bytes, len + E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_from_bytes, len + PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_to_bytes, len + PKTBUF_NET_IP_ALIGN);
         long f = fake_find(d, FAKE_COPY_FROM, 0, 0), t = fake_find(d, FAKE_COPY_TO, 0, 0);
         CU_ASSERT_FATAL(f >= 0 && t > f);
-        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - PKTBUF_NET_IP_ALIGN);
         CU_ASSERT_PTR_EQUAL(q.slot[0], b0);         /* the DMA buffer stayed in the ring */
         CU_ASSERT_EQUAL(q.stats.copybreak, 1);
     } else {

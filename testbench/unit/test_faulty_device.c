@@ -54,7 +54,7 @@ static void (*pkt_free)(struct plat_dev *, void *);
 static void check_frame(const void *data, uint64_t bus, uint32_t len, void *cookie)
 {
     delivered++;
-    if (len == 0 || len > E1000_BUF_SIZE || !fake_bus_to_host(d, bus, len) ||
+    if (len == 0 || len > PKTBUF_SIZE || !fake_bus_to_host(d, bus, len) ||
         fake_bus_to_host(d, bus, len) != data) {
         CU_FAIL("a delivered frame lies outside its buffer");
         fprintf(stderr, "step %u: len %u bus 0x%llx\n", step, len, (unsigned long long)bus);

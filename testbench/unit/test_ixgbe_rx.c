@@ -180,7 +180,7 @@ static void setup_on(unsigned n)
             continue;
         }
         uint64_t a = q.ring[i].pkt_addr;
-        CU_ASSERT_EQUAL(a % 4096, E1000_BUF_HEADROOM);
+        CU_ASSERT_EQUAL(a % 4096, PKTBUF_HEADROOM);
         CU_ASSERT_EQUAL(a & 1, 0);
         CU_ASSERT_EQUAL(a, q.slot[i]->bus);
         if (i)
@@ -195,7 +195,7 @@ static void setup_on(unsigned n)
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 511);
     /* each allocation wrote its sk_buff, each posting its rx_buffer entry */
     CU_ASSERT_EQUAL(d->touches, 511 + 511);
-    CU_ASSERT_EQUAL(d->touch_bytes, 511 * (E1000_BUF_ALLOC_TOUCH + IXGBE_RX_BUFFER_INFO_BYTES));
+    CU_ASSERT_EQUAL(d->touch_bytes, 511 * (PKTBUF_ALLOC_TOUCH + IXGBE_RX_BUFFER_INFO_BYTES));
     CU_ASSERT_EQUAL(q.stats.rdt_writes, 1);
     CU_ASSERT_EQUAL(q.fcs, 0);                      /* the NIC strips the CRC */
     take_down();
@@ -282,8 +282,8 @@ static void test_params(void)
     /* a shared pool must hold copybreak bytes */
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
-    struct e1000_bufpool pool;
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&pool, d, 128, 0), 0);
+    struct pktbuf_pool pool;
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&pool, d, 128, 0), 0);
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, NULL, &pool), IXGBE_ERR_PARAM);
     ixgbe_rx_default_opts(&o);
     o.copybreak = 128;
@@ -292,7 +292,7 @@ static void test_params(void)
     CU_ASSERT_EQUAL(pool.in_use, 511);
     ixgbe_rxq_teardown(&q);
     CU_ASSERT_EQUAL(pool.in_use, 0);
-    e1000_bufpool_fini(&pool);
+    pktbuf_pool_fini(&pool);
     fake_destroy(d);
 
     /* no buffer at all: the queue cannot start */
@@ -480,7 +480,7 @@ static void test_errors(void)
     /* only the delivered frames were copied; every slot kept its buffer
      * (drops, copies): the first top-up re-posted 511 (new) and 0..3, the
      * second slot 4 */
-    CU_ASSERT_EQUAL(d->copy_from_bytes, 3 * (200 + E1000_NET_IP_ALIGN));
+    CU_ASSERT_EQUAL(d->copy_from_bytes, 3 * (200 + PKTBUF_NET_IP_ALIGN));
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc") - allocs, 1);
     CU_ASSERT_EQUAL(q.stats.reused, 5);
     take_down();
@@ -539,7 +539,7 @@ static int copybreak_one(uint32_t cb, uint32_t len)
         return -1;
     hold = 1;
     uint64_t bus0 = q.ring[0].pkt_addr;
-    struct e1000_buf *b0 = q.slot[0];
+    struct pktbuf *b0 = q.slot[0];
     void *buf0 = b0->data;
     uint64_t allocs = fake_cost_count(d, "skb_alloc");
     inject(len, len);
@@ -552,19 +552,19 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     CU_ASSERT_EQUAL(q.next_to_use, 0);
     int copied = p->copied;
     if (copied) {
-        struct e1000_buf *b = p->cookie;
+        struct pktbuf *b = p->cookie;
         CU_ASSERT_EQUAL(b->small, 1);
         CU_ASSERT_PTR_NOT_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, b->bus);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
         /* the frame and the NET_IP_ALIGN bytes before it, from the DMA
          * buffer into the new one */
-        CU_ASSERT_EQUAL(d->copy_from_bytes, len + E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->copy_to_bytes, len + E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_from_bytes, len + PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_to_bytes, len + PKTBUF_NET_IP_ALIGN);
         long f = fake_find(d, FAKE_COPY_FROM, 0, 0), t = fake_find(d, FAKE_COPY_TO, 0, 0);
         CU_ASSERT_FATAL(f >= 0 && t > f);
-        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - PKTBUF_NET_IP_ALIGN);
         CU_ASSERT_PTR_EQUAL(q.slot[0], b0);         /* the DMA buffer stayed in the ring */
         CU_ASSERT_EQUAL(q.stats.copybreak, 1);
     } else {
@@ -966,7 +966,7 @@ static void test_buffer_metadata_touches(void)
     }
     struct ixgbe_rx_opts o;
     ixgbe_rx_default_opts(&o);
-    o.meta_free_touch = E1000_BUF_META_BYTES + 1;
+    o.meta_free_touch = PKTBUF_META_BYTES + 1;
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, &o, NULL), IXGBE_ERR_PARAM);
