@@ -1,5 +1,6 @@
 /* The e1000 receive queue; see e1000_rx.h. */
 #include "e1000_rx.h"
+#include "../ring/buffer_info.h"
 #include <stdlib.h>
 
 void e1000_rx_default_opts(struct e1000_rx_opts *o)
@@ -66,7 +67,7 @@ static unsigned refill(struct e1000_rxq *q, int batch_writes)
             }
             q->slot[i] = b;
         }
-        e1000_buffer_info_touch(q->pd, q->info, i, 1);     /* skb, dma */
+        buffer_info_touch(q->pd, q->info, E1000_BUFFER_INFO_BYTES, i, 1);  /* skb, dma */
         plat_mem_write64(q->pd, &q->ring[i].buffer_addr, b->bus);
         q->next_to_use = ring_next(q, i);
         q->posted++;
@@ -117,7 +118,7 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     }
 
     q->ring = e1000_ring_alloc(pd, q->count, "RX", &q->ring_bytes, &q->ring_bus);
-    q->info = e1000_buffer_info_alloc(pd, q->count);
+    q->info = buffer_info_alloc(pd, q->count, E1000_BUFFER_INFO_BYTES);
     q->slot = calloc(q->count, sizeof *q->slot);
     if (!q->ring || !q->info || !q->slot) {
         free(q->slot);
@@ -228,7 +229,8 @@ unsigned e1000_rx_poll(struct e1000_rxq *q, unsigned budget,
         uint32_t next = ring_next(q, i);
         q->next_to_clean = next;
         q->posted--;
-        e1000_buffer_info_touch(pd, q->info, i, 1);        /* skb, dma to unmap; skb = NULL */
+        /* skb, dma to unmap; skb = NULL */
+        buffer_info_touch(pd, q->info, E1000_BUFFER_INFO_BYTES, i, 1);
         if (o->prefetch_cur_hdr)                        /* #2 */
             prefetch(q, b->data);
         if (o->prefetch_next_desc)                      /* #1 */

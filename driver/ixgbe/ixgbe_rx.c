@@ -1,5 +1,6 @@
 /* The ixgbe receive queue; see ixgbe_rx.h. */
 #include "ixgbe_rx.h"
+#include "../ring/buffer_info.h"
 #include <stdlib.h>
 
 /* The 2048-byte pool buffers are what SRRCTL.BSIZEPKT = 2 (1 KB units)
@@ -69,7 +70,7 @@ static unsigned refill(struct ixgbe_rxq *q, int batch_writes)
             }
             q->slot[i] = b;
         }
-        ixgbe_buffer_info_touch(q->pd, q->info, IXGBE_RX_BUFFER_INFO_BYTES, i, 1);
+        buffer_info_touch(q->pd, q->info, IXGBE_RX_BUFFER_INFO_BYTES, i, 1);
         /* Both qwords, even for a buffer the slot kept: the write-back put
          * RSS and packet-type fields where the address was, and the header
          * address 0 clears DD (B2). */
@@ -136,7 +137,7 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
     }
 
     q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);
-    q->info = ixgbe_buffer_info_alloc(pd, q->count, IXGBE_RX_BUFFER_INFO_BYTES);
+    q->info = buffer_info_alloc(pd, q->count, IXGBE_RX_BUFFER_INFO_BYTES);
     q->slot = calloc(q->count, sizeof *q->slot);
     if (!q->ring || !q->info || !q->slot) {
         free_soft(q);
@@ -247,7 +248,7 @@ unsigned ixgbe_rx_poll(struct ixgbe_rxq *q, unsigned budget,
         uint32_t next = ring_next(q, i);
         q->next_to_clean = next;
         q->posted--;
-        ixgbe_buffer_info_touch(pd, q->info, IXGBE_RX_BUFFER_INFO_BYTES, i, 1);
+        buffer_info_touch(pd, q->info, IXGBE_RX_BUFFER_INFO_BYTES, i, 1);
         if (o->prefetch_cur_hdr)                        /* #2 */
             prefetch(q, b->data);
         if (o->prefetch_next_desc)                      /* #1 */
