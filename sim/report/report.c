@@ -46,10 +46,9 @@ typedef struct rx_drops {
 static rx_drops rx_drops_of(const sim_port *sp)
 {
     rx_drops d = { 0, 0, 0 };
-    if (sp->rxq_up)
-        d = (rx_drops){ sp->rxq.stats.length_errors, sp->rxq.stats.errors, sp->rxq.stats.multi_desc };
-    else if (sp->ixrxq_up)
-        d = (rx_drops){ sp->ixrxq.stats.length_errors, sp->ixrxq.stats.errors, sp->ixrxq.stats.multi_desc };
+    const struct rx_ring_stats *s = sp->rxq_up ? &sp->rxq.rx.stats : sp->ixrxq_up ? &sp->ixrxq.rx.stats : NULL;
+    if (s)
+        d = (rx_drops){ s->length_errors, s->errors, s->multi_desc };
     return d;
 }
 
