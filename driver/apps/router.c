@@ -204,7 +204,7 @@ void router_port_stats(const struct router *r, unsigned i, struct router_port_st
 {
     *s = r->stats[i];
     const struct e1000_rxq *q = r->port[i].rxq;
-    s->rx_errors = q ? q->stats.errors + q->stats.length_errors + q->stats.multi_desc : 0;
+    s->rx_errors = q ? q->rx.stats.errors + q->rx.stats.length_errors + q->rx.stats.multi_desc : 0;
 }
 
 void router_fini(struct router *r)

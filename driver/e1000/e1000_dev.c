@@ -108,18 +108,6 @@ uint32_t e1000_irq_handle(struct e1000_dev *dev)
     return icr;
 }
 
-void *e1000_buffer_info_alloc(struct plat_dev *pd, uint32_t descs)
-{
-    uint64_t bus;
-    return plat_dma_alloc(pd, (size_t)descs * E1000_BUFFER_INFO_BYTES, 64, &bus);
-}
-
-void e1000_buffer_info_touch(struct plat_dev *pd, void *info, uint32_t i, int write)
-{
-    plat_mem_touch(pd, (uint8_t *)info + (size_t)i * E1000_BUFFER_INFO_BYTES,
-                   E1000_BUFFER_INFO_BYTES, write);
-}
-
 static int crosses_64k(uint64_t bus, size_t len)
 {
     return (bus >> 16) != ((bus + len - 1) >> 16);

@@ -69,16 +69,11 @@ uint32_t e1000_irq_handle(struct e1000_dev *dev);
 void *e1000_ring_alloc(struct plat_dev *pd, uint32_t descs, const char *what,
                        size_t *ring_bytes, uint64_t *bus);
 
-/* The driver's per-descriptor bookkeeping (Linux's struct e1000_buffer:
- * skb pointer, DMA address, time stamp, length, next_to_watch; 32 bytes on
- * a 64-bit kernel) lives in host memory the CPU caches, like the rings: a
- * 4096-entry TX ring's array is 128 KB.  e1000_buffer_info_alloc returns
- * descs entries of modelled memory (NULL when out of memory);
- * e1000_buffer_info_touch is the access to entry i (write = 1 when the
- * driver stores into it). */
+/* An entry of the driver's per-descriptor bookkeeping (../ring/buffer_info.h):
+ * Linux's struct e1000_buffer (skb pointer, DMA address, time stamp, length,
+ * next_to_watch) is 32 bytes on a 64-bit kernel, so a 4096-entry TX ring's
+ * array is 128 KB. */
 #define E1000_BUFFER_INFO_BYTES 32u
-void *e1000_buffer_info_alloc(struct plat_dev *pd, uint32_t descs);
-void e1000_buffer_info_touch(struct plat_dev *pd, void *info, uint32_t i, int write);
 
 /* The bus as STATUS reports it, in the Linux log's words, e.g.
  * "PCI-X:133MHz:64-bit".  Returns buf. */

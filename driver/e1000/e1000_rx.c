@@ -1,6 +1,6 @@
 /* The e1000 receive queue; see e1000_rx.h. */
 #include "e1000_rx.h"
-#include <stdlib.h>
+#include <stddef.h>
 
 void e1000_rx_default_opts(struct e1000_rx_opts *o)
 {
@@ -20,8 +20,8 @@ static int opts_valid(const struct e1000_rx_opts *o)
 {
     return o->ring_size >= E1000_MIN_RXD && o->ring_size <= E1000_MAX_RXD &&
            o->ring_size % E1000_RING_MULTIPLE == 0 &&
-           o->copybreak <= E1000_BUF_SIZE && o->meta_alloc_touch <= E1000_BUF_META_BYTES &&
-           o->meta_free_touch <= E1000_BUF_META_BYTES &&
+           o->copybreak <= PKTBUF_SIZE && o->meta_alloc_touch <= PKTBUF_META_BYTES &&
+           o->meta_free_touch <= PKTBUF_META_BYTES &&
            /* liveness: when the NIC owns nothing, count - 2 re-posted
             * descriptors wait behind RDT; a batch larger would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= o->ring_size - 2 &&
@@ -30,67 +30,34 @@ static int opts_valid(const struct e1000_rx_opts *o)
             o->rdmts == E1000_RCTL_RDMTS_EIGTH);
 }
 
-static uint32_t ring_next(const struct e1000_rxq *q, uint32_t i)
-{
-    return i + 1 == q->count ? 0 : i + 1;
-}
-
-static void rdt_write(struct e1000_rxq *q)
-{
-    /* Linux: RDT = next_to_use - 1, after the descriptor stores are ordered. */
-    uint32_t t = q->next_to_use ? q->next_to_use - 1 : q->count - 1;
-    plat_wmb(q->pd);
-    plat_write32(q->pd, E1000_RDT, t);
-    q->rdt = t;
-    q->since_rdt = 0;
-    q->stats.rdt_writes++;
-}
-
-/* Re-post slots from next_to_use while fewer than count - 1 are posted
- * (one slot always stays empty, as Linux's E1000_DESC_UNUSED).  With
- * batch_writes, RDT goes out after every rdt_batch re-posted descriptors;
- * without, the caller writes it. */
-static unsigned refill(struct e1000_rxq *q, int batch_writes)
-{
-    unsigned n = 0;
-    while (q->posted < q->count - 1) {
-        uint32_t i = q->next_to_use;
-        struct e1000_buf *b = q->slot[i];
-        if (b) {
-            q->stats.reused++;          /* the buffer it held (copybreak, drop) */
-        } else {
-            b = e1000_buf_alloc(q->pool);
-            if (!b) {
-                q->stats.alloc_fails++;
-                break;                  /* retried at the next refill */
-            }
-            q->slot[i] = b;
-        }
-        e1000_buffer_info_touch(q->pd, q->info, i, 1);     /* skb, dma */
-        plat_mem_write64(q->pd, &q->ring[i].buffer_addr, b->bus);
-        q->next_to_use = ring_next(q, i);
-        q->posted++;
-        q->since_rdt++;
-        q->stats.refills++;
-        n++;
-        if (batch_writes && q->since_rdt >= q->opts.rdt_batch)
-            rdt_write(q);
-    }
-    return n;
-}
+/* The legacy descriptor's write-back (length, status, errors, special in
+ * QW1) and Linux's e1000 handling of it. */
+static const struct rx_ring_fmt e1000_rx_fmt = {
+    .dd = E1000_RXD_QW1_DD,
+    .eop = (uint64_t)E1000_RXD_STAT_EOP << E1000_RXD_STATUS_SHIFT,
+    .frame_err = (uint64_t)E1000_RXD_ERR_FRAME_ERR_MASK << E1000_RXD_ERRORS_SHIFT,
+    .len_shift = E1000_RXD_LEN_SHIFT,
+    .post_zero_qw1 = 0,         /* the read format has only the address */
+    .clean_zero_qw1 = 1,        /* Linux: rx_desc->status = 0 */
+    .tail_lag = 1,              /* Linux: RDT = next_to_use - 1 */
+    .info_bytes = E1000_BUFFER_INFO_BYTES,
+};
+_Static_assert(sizeof(struct e1000_rx_desc) == sizeof(struct rx_ring_desc) &&
+               offsetof(struct e1000_rx_desc, wb) == offsetof(struct rx_ring_desc, qw1),
+               "the engine reads the write-back as QW1");
 
 unsigned e1000_rx_refill(struct e1000_rxq *q)
 {
-    return refill(q, 1);
+    return rx_ring_refill(&q->rx);
 }
 
 unsigned e1000_rx_nic_owned(const struct e1000_rxq *q)
 {
-    return (q->rdt + q->count - q->next_to_clean) % q->count;
+    return rx_ring_nic_owned(&q->rx);
 }
 
 int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e1000_rx_opts *o,
-                    struct e1000_bufpool *pool)
+                    struct pktbuf_pool *pool)
 {
     struct e1000_rx_opts def;
     if (!o) {
@@ -99,31 +66,20 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     }
     if (!q || !dev || !opts_valid(o))
         return E1000_ERR_PARAM;
-    if (pool && o->copybreak > pool->small_size)
-        return E1000_ERR_PARAM;
     struct plat_dev *pd = dev->pd;
-    *q = (struct e1000_rxq){ .dev = dev, .pd = pd, .opts = *o, .count = o->ring_size,
-                             .fcs = o->secrc ? 0 : E1000_RX_FCS_LEN };
-    if (pool) {
-        q->pool = pool;
-    } else {
-        if (e1000_bufpool_init(&q->own_pool, pd, o->copybreak, o->pool_max) != 0)
-            return E1000_ERR_PARAM;
-        q->pool = &q->own_pool;
-        if (o->meta_alloc_touch)
-            q->own_pool.alloc_touch = o->meta_alloc_touch;
-        if (o->meta_free_touch)
-            q->own_pool.free_touch = o->meta_free_touch;
-    }
-
-    q->ring = e1000_ring_alloc(pd, q->count, "RX", &q->ring_bytes, &q->ring_bus);
-    q->info = e1000_buffer_info_alloc(pd, q->count);
-    q->slot = calloc(q->count, sizeof *q->slot);
-    if (!q->ring || !q->info || !q->slot) {
-        free(q->slot);
-        q->slot = NULL;
-        if (q->pool == &q->own_pool)
-            e1000_bufpool_fini(&q->own_pool);
+    *q = (struct e1000_rxq){ .dev = dev, .pd = pd, .opts = *o };
+    const struct rx_ring_cfg cfg = {
+        .count = o->ring_size, .tail_reg = E1000_RDT, .fcs = o->secrc ? 0 : E1000_RX_FCS_LEN,
+        .copybreak = o->copybreak, .rdt_batch = o->rdt_batch,
+        .prefetch_next_desc = o->prefetch_next_desc, .prefetch_cur_hdr = o->prefetch_cur_hdr,
+        .prefetch_next_hdr = o->prefetch_next_hdr, .pool_max = o->pool_max,
+        .meta_alloc_touch = o->meta_alloc_touch, .meta_free_touch = o->meta_free_touch,
+    };
+    if (rx_ring_init(&q->rx, pd, &e1000_rx_fmt, &cfg, pool) != 0)
+        return E1000_ERR_PARAM;
+    q->ring = e1000_ring_alloc(pd, o->ring_size, "RX", &q->ring_bytes, &q->ring_bus);
+    if (rx_ring_alloc(&q->rx, q->ring) != 0) {
+        rx_ring_fini(&q->rx);
         return E1000_ERR_NOMEM;
     }
 
@@ -132,7 +88,7 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     plat_write32(pd, E1000_RADV, o->radv);
     plat_write32(pd, E1000_RDBAL, (uint32_t)q->ring_bus);
     plat_write32(pd, E1000_RDBAH, (uint32_t)(q->ring_bus >> 32));
-    plat_write32(pd, E1000_RDLEN, q->count * E1000_DESC_BYTES);
+    plat_write32(pd, E1000_RDLEN, o->ring_size * E1000_DESC_BYTES);
     plat_write32(pd, E1000_RDH, 0);
     plat_write32(pd, E1000_RDT, 0);
     if (o->set_rxdctl)
@@ -149,13 +105,12 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     }
 
     /* Post count - 1 buffers and hand them over with one tail write. */
-    refill(q, 0);
-    if (q->posted == 0) {
+    if (rx_ring_fill(&q->rx) == 0) {
         plat_log(pd, "e1000: no RX buffers could be allocated");
         e1000_rxq_teardown(q);
         return E1000_ERR_NOMEM;
     }
-    rdt_write(q);
+    rx_ring_write_tail(&q->rx);
 
     q->rctl = E1000_RCTL_EN | E1000_RCTL_BAM | E1000_RCTL_LBM_NO | o->rdmts |
               E1000_RCTL_SZ_2048 | (o->secrc ? E1000_RCTL_SECRC : 0) |
@@ -166,127 +121,45 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
 
 void e1000_rxq_teardown(struct e1000_rxq *q)
 {
-    if (!q->slot)
+    if (!q->rx.slot)
         return;
     plat_write32(q->pd, E1000_RCTL, q->rctl & ~E1000_RCTL_EN);
-    for (uint32_t i = 0; i < q->count; i++)
-        if (q->slot[i])
-            e1000_buf_free(q->pd, q->slot[i]);
-    free(q->slot);
-    q->slot = NULL;
+    rx_ring_fini(&q->rx);
     q->ring = NULL;
-    q->posted = 0;
-    if (q->pool == &q->own_pool)
-        e1000_bufpool_fini(&q->own_pool);
 }
 
 void e1000_rx_pkt_free(struct plat_dev *pd, void *cookie)
 {
-    e1000_buf_free(pd, cookie);
+    pktbuf_free(pd, cookie);
 }
 
-static void prefetch(struct e1000_rxq *q, const void *p)
-{
-    plat_prefetch(q->pd, p);
-    q->stats.prefetches++;
-}
+/* The engine's frame as Linux's e1000 hands it up: the write-back's
+ * status, errors (TCPE, IPE: a frame error never gets here) and special
+ * fields beside the buffer. */
+struct deliver_to {
+    void (*fn)(void *arg, struct e1000_rx_pkt *pkt);
+    void *arg;
+};
 
-/* Copybreak: the frame goes into a new small buffer; the DMA buffer stays
- * in its slot and is re-posted.  0 when no small buffer was available. */
-static int copy_small(struct e1000_rxq *q, const struct e1000_buf *b, struct e1000_rx_pkt *pkt)
+static void deliver_pkt(void *arg, const struct rx_ring_pkt *p, uint64_t wb)
 {
-    struct e1000_buf *s = e1000_buf_copy_small(q->pool, q->pd, b, pkt->len);
-    if (!s) {
-        q->stats.copy_fails++;
-        return 0;
-    }
-    pkt->data = s->data;
-    pkt->bus = s->bus;
-    pkt->copied = 1;
-    pkt->cookie = s;
-    q->stats.copybreak++;
-    return 1;
+    const struct deliver_to *to = arg;
+    struct e1000_rx_pkt pkt = {
+        .data = p->data,
+        .bus = p->bus,
+        .len = p->len,
+        .status = (uint8_t)(wb >> E1000_RXD_STATUS_SHIFT),
+        .errors = (uint8_t)(wb >> E1000_RXD_ERRORS_SHIFT),
+        .special = (uint16_t)(wb >> E1000_RXD_SPECIAL_SHIFT),
+        .copied = p->copied,
+        .cookie = p->buf,
+    };
+    to->fn(to->arg, &pkt);
 }
 
 unsigned e1000_rx_poll(struct e1000_rxq *q, unsigned budget,
                        void (*deliver)(void *arg, struct e1000_rx_pkt *pkt), void *arg)
 {
-    struct plat_dev *pd = q->pd;
-    const struct e1000_rx_opts *o = &q->opts;
-    unsigned done = 0;
-    int refill_failed = 0;
-    q->stats.polls++;
-    while (done < budget && q->posted) {
-        uint32_t i = q->next_to_clean;
-        struct e1000_buf *b = q->slot[i];
-        uint64_t wb = plat_mem_read64(pd, &q->ring[i].wb);
-        q->stats.dd_reads++;
-        if (!(wb & E1000_RXD_QW1_DD))
-            break;
-        /* DD first, then whatever it vouches for (the frame's bytes). */
-        plat_rmb(pd);
-        uint32_t next = ring_next(q, i);
-        q->next_to_clean = next;
-        q->posted--;
-        e1000_buffer_info_touch(pd, q->info, i, 1);        /* skb, dma to unmap; skb = NULL */
-        if (o->prefetch_cur_hdr)                        /* #2 */
-            prefetch(q, b->data);
-        if (o->prefetch_next_desc)                      /* #1 */
-            prefetch(q, &q->ring[next]);
-        if (o->prefetch_next_hdr && q->posted)          /* #5 */
-            prefetch(q, q->slot[next]->data);
-        done++;
-        q->stats.descs++;
-
-        uint32_t len = (uint32_t)(wb & E1000_RXD_LEN_MASK);
-        uint8_t status = (uint8_t)(wb >> E1000_RXD_STATUS_SHIFT);
-        uint8_t errors = (uint8_t)(wb >> E1000_RXD_ERRORS_SHIFT);
-        if (q->discarding || !(status & E1000_RXD_STAT_EOP)) {
-            /* All receives must fit into one buffer: drop every piece up to
-             * and including the EOP descriptor; the buffers stay. */
-            if (!q->discarding)
-                q->stats.multi_desc++;
-            q->discarding = !(status & E1000_RXD_STAT_EOP);
-        } else if (errors & E1000_RXD_ERR_FRAME_ERR_MASK) {
-            q->stats.errors++;                          /* errors valid with DD + EOP */
-        } else if (len <= q->fcs || len > b->size) {
-            q->stats.length_errors++;
-        } else {
-            struct e1000_rx_pkt pkt = {
-                .len = len - q->fcs,
-                .status = status,
-                .errors = errors,
-                .special = (uint16_t)(wb >> E1000_RXD_SPECIAL_SHIFT),
-            };
-            if (!(o->copybreak && pkt.len <= o->copybreak && copy_small(q, b, &pkt))) {
-                /* hand the DMA buffer over; the slot gets a new one at refill */
-                pkt.data = b->data;
-                pkt.bus = b->bus;
-                pkt.cookie = b;
-                q->slot[i] = NULL;
-            }
-            /* skb_put, protocol, dev: the driver fills the skb's fields */
-            plat_mem_touch(pd, ((struct e1000_buf *)pkt.cookie)->meta,
-                           E1000_RX_HANDOVER_TOUCH, 1);
-            q->stats.packets++;
-            q->stats.bytes += pkt.len;
-            if (deliver)
-                deliver(arg, &pkt);
-            else
-                e1000_rx_pkt_free(pd, pkt.cookie);
-        }
-        /* Linux: rx_desc->status = 0, so a stale DD is never seen again */
-        plat_mem_write64(pd, &q->ring[i].wb, 0);
-
-        /* Return buffers to the NIC in groups, as E1000_RX_BUFFER_WRITE. */
-        if (!refill_failed && q->count - 1 - q->posted >= o->rdt_batch) {
-            uint64_t fails = q->stats.alloc_fails;
-            refill(q, 1);
-            refill_failed = q->stats.alloc_fails != fails;
-        }
-    }
-    refill(q, 1);                                       /* top-up */
-    if (budget && done == budget)
-        q->stats.budget_used_up++;
-    return done;
+    struct deliver_to to = { deliver, arg };
+    return rx_ring_poll(&q->rx, budget, deliver ? deliver_pkt : NULL, &to);
 }

@@ -1,49 +1,32 @@
-/* The e1000 receive queue: a legacy-descriptor ring of 2048-byte buffers,
- * a NAPI-style poll with the prefetch points and copybreak of the 2.6.14-era
- * reference runs, and refill with batched tail writes.
+/* The e1000 receive queue: the RX ring engine (../ring/rx_ring.h: poll with
+ * the prefetch points and copybreak, refill with batched tail writes) over
+ * the 8254x's legacy descriptors, with Linux's e1000 register programming.
  *
  * Shape (Linux e1000_configure_rx / e1000_clean_rx_irq / e1000_alloc_rx_buffers):
  *   - setup programs RDBAL/RDBAH/RDLEN/RDH/RDT, RXDCTL (only when asked:
  *     Linux leaves it at reset), RDTR, RADV, posts count - 1 buffers, writes
  *     RDT once and enables the receiver (RCTL = EN | BAM | RDMTS | BSIZE 2048,
  *     SECRC when asked; Linux does not strip the CRC);
- *   - e1000_rx_poll() processes descriptors in ring order while DD is set and
- *     the budget lasts: one plat_mem_read64 of the write-back qword, then
- *     plat_rmb; frames that are not single-descriptor (EOP) or carry a frame
- *     error are dropped and counted, their buffers reused; a good frame is
- *     either copied into a new small buffer (length without FCS <= copybreak;
- *     the DMA buffer stays in the ring) or handed over with its DMA buffer
- *     (the slot is refilled with a new buffer); the stack gets it through
- *     deliver() and owns it until e1000_rx_pkt_free();
- *   - refill re-posts cleaned slots (a reused buffer, else a new one) and
- *     writes RDT = next_to_use - 1 (after plat_wmb) once per rdt_batch
- *     (default 16, E1000_RX_BUFFER_WRITE) re-posted descriptors; the poll
- *     refills whenever rdt_batch slots are waiting and tops up at its end.
- *     Up to rdt_batch - 1 re-posted descriptors may wait behind RDT; the NIC
- *     still owns the rest of the ring, so no frame waits on them.
- *
- * Prefetch points (options; numbered as in the reference posts), issued for
- * descriptor i right after its DD was seen, in this order (Linux's order for
- * #2 and #1):
- *   #2 prefetch_cur_hdr   the data of slot i's buffer (the header the stack reads)
- *   #1 prefetch_next_desc descriptor i + 1
- *   #5 prefetch_next_hdr  the data of slot i + 1's buffer (when one is posted)
- *
- * Packet data: the driver reads none of it except for the copybreak copy
- * (plat_mem_copy_from of the frame, plat_mem_copy_to into the new buffer);
- * at hand-over it writes the first 64 bytes of the buffer's metadata (the
- * skb fields set before netif_receive_skb). */
+ *   - e1000_rx_poll() is the engine's poll over the write-back qword
+ *     (length 15:0, status 39:32, errors 47:40, special 63:48): a frame
+ *     error is CE, SE, SEQ, CXE or RXE; the other error bits (TCPE, IPE)
+ *     and the status and special fields reach the stack in the packet;
+ *     after use the write-back qword is cleared, as Linux's
+ *     rx_desc->status = 0, so a stale DD is never seen after a wrap;
+ *   - refill posts a buffer's address in QW0 and writes RDT =
+ *     next_to_use - 1 (after plat_wmb), as Linux's e1000 does, once per
+ *     rdt_batch (default 16, E1000_RX_BUFFER_WRITE) re-posted descriptors. */
 #ifndef NICSIM_E1000_RX_H
 #define NICSIM_E1000_RX_H
 #include <stdint.h>
 #include "../plat.h"
 #include "e1000_regs.h"
 #include "e1000_dev.h"
-#include "e1000_buf.h"
+#include "../ring/pktbuf.h"
+#include "../ring/rx_ring.h"
 
 #define E1000_RX_FCS_LEN        4u    /* Ethernet CRC, in the length unless SECRC */
 #define E1000_RX_BUFFER_WRITE   16u   /* Linux: RDT written once per 16 buffers */
-#define E1000_RX_HANDOVER_TOUCH 64u   /* metadata bytes written at hand-over */
 
 struct e1000_rx_opts {
     uint32_t ring_size;        /* descriptors, 48..4096, multiple of 8; default 256 */
@@ -71,28 +54,8 @@ struct e1000_rx_opts {
     uint8_t mac[6];
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
-    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
-                                  skb-sized defaults (e1000_buf.h) */
-};
-
-struct e1000_rx_stats {
-    uint64_t packets;          /* frames handed to deliver() */
-    uint64_t bytes;            /* their bytes (without FCS) */
-    uint64_t copybreak;        /* of which copied into a small buffer */
-    uint64_t copy_fails;       /* copybreak frames handed over because no small buffer */
-    uint64_t descs;            /* descriptors processed (the budget's unit) */
-    uint64_t dd_reads;         /* write-back qwords read */
-    uint64_t errors;           /* frames dropped for a frame error (CE/SE/SEQ/CXE/RXE) */
-    uint64_t length_errors;    /* frames dropped: nothing left after the FCS, or a
-                                  length beyond the buffer */
-    uint64_t multi_desc;       /* frames dropped because they spanned descriptors */
-    uint64_t refills;          /* descriptors re-posted */
-    uint64_t reused;           /* of which with the buffer they held before */
-    uint64_t alloc_fails;      /* refills that found no buffer (retried later) */
-    uint64_t rdt_writes;       /* tail-pointer MMIO writes */
-    uint64_t prefetches;       /* plat_prefetch calls */
-    uint64_t polls;            /* e1000_rx_poll calls */
-    uint64_t budget_used_up;   /* polls that stopped because the budget was used up */
+    uint32_t meta_free_touch;  /* a free touches, <= PKTBUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (pktbuf.h) */
 };
 
 /* What deliver() gets.  The stack owns the buffer until it calls
@@ -105,30 +68,18 @@ struct e1000_rx_pkt {
     uint8_t errors;            /* descriptor errors byte (only non-frame errors: TCPE, IPE) */
     uint16_t special;          /* descriptor special field (VLAN tag) */
     uint8_t copied;            /* 1 = a copybreak copy in a small buffer */
-    void *cookie;              /* the buffer (struct e1000_buf *) */
+    void *cookie;              /* the buffer (struct pktbuf *) */
 };
 
 struct e1000_rxq {
     struct e1000_dev *dev;
     struct plat_dev *pd;
     struct e1000_rx_opts opts;
-    struct e1000_rx_desc *ring;   /* DMA memory, touched only via plat_mem_* */
+    struct e1000_rx_desc *ring;   /* DMA memory, touched only via plat_mem_* (rx.desc) */
     uint64_t ring_bus;
     size_t ring_bytes;
-    struct e1000_buf **slot;      /* per descriptor: the buffer posted or kept, or NULL */
-    void *info;                   /* struct e1000_buffer stand-ins (modelled memory) */
-    uint32_t count;               /* ring_size */
-    uint32_t next_to_clean;       /* next descriptor the poll looks at */
-    uint32_t next_to_use;         /* next descriptor refill posts */
-    uint32_t posted;              /* descriptors in [next_to_clean, next_to_use) */
-    uint32_t since_rdt;           /* re-posted since the last RDT write */
-    uint32_t rdt;                 /* last value written to RDT */
     uint32_t rctl;                /* RCTL as programmed (with EN) */
-    uint32_t fcs;                 /* bytes to subtract from the length: 4, or 0 with SECRC */
-    int discarding;               /* inside a frame that spans descriptors */
-    struct e1000_bufpool own_pool;
-    struct e1000_bufpool *pool;   /* own_pool or the caller's */
-    struct e1000_rx_stats stats;
+    struct rx_ring rx;            /* the ring: slots, indices, pool, stats (rx.stats) */
 };
 
 /* Linux-like defaults (see the field comments). */
@@ -141,7 +92,7 @@ void e1000_rx_default_opts(struct e1000_rx_opts *o);
  * pool shared with other queues of the same CPU (its small_size must hold
  * copybreak bytes).  Returns 0, E1000_ERR_PARAM or E1000_ERR_NOMEM. */
 int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e1000_rx_opts *o,
-                    struct e1000_bufpool *pool);
+                    struct pktbuf_pool *pool);
 
 /* Disable the receiver (RCTL.EN cleared), free the posted buffers and the
  * software state (and the own pool's bookkeeping: free every packet handed

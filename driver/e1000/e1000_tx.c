@@ -1,5 +1,6 @@
 /* The e1000 transmit queue; see e1000_tx.h. */
 #include "e1000_tx.h"
+#include "../ring/buffer_info.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,7 @@ int e1000_txq_setup(struct e1000_txq *q, struct e1000_dev *dev,
     q->ide_cmd = (o->ide && o->tidv != 0) ? E1000_TXD_CMD_IDE : 0;
 
     q->ring = e1000_ring_alloc(pd, q->count, "TX", &q->ring_bytes, &q->ring_bus);
-    q->info = e1000_buffer_info_alloc(pd, q->count);
+    q->info = buffer_info_alloc(pd, q->count, E1000_BUFFER_INFO_BYTES);
     q->slot = calloc(q->count, sizeof *q->slot);
     q->rs_fifo = calloc(q->count, sizeof *q->rs_fifo);
     if (!q->ring || !q->info || !q->slot || !q->rs_fifo) {
@@ -158,7 +159,7 @@ int e1000_xmit(struct e1000_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
             cmd |= E1000_TXD_CMD_EOP | (rs ? (uint8_t)(E1000_TXD_CMD_RS | q->ide_cmd) : 0);
         plat_mem_write64(q->pd, &q->ring[i].buffer_addr, buf_bus_addr + off);
         plat_mem_write64(q->pd, &q->ring[i].cmd_sta, qw1(chunk, cmd));
-        e1000_buffer_info_touch(q->pd, q->info, i, 1);
+        buffer_info_touch(q->pd, q->info, E1000_BUFFER_INFO_BYTES, i, 1);
         q->slot[i] = (struct e1000_tx_slot){
             .cookie = last ? cookie : NULL,
             .len = (uint16_t)chunk,
@@ -225,7 +226,7 @@ unsigned e1000_tx_clean(struct e1000_txq *q, void (*done)(void *arg, void *cooki
             uint32_t i = q->next_to_clean;
             struct e1000_tx_slot *s = &q->slot[i];
             /* e1000_unmap_and_free_tx_resource: read skb and dma, clear */
-            e1000_buffer_info_touch(q->pd, q->info, i, 1);
+            buffer_info_touch(q->pd, q->info, E1000_BUFFER_INFO_BYTES, i, 1);
             if (s->flags & E1000_TX_SLOT_EOP) {
                 if (done)
                     done(arg, s->cookie);

@@ -261,15 +261,3 @@ void *ixgbe_ring_alloc(struct plat_dev *pd, uint32_t descs, size_t *ring_bytes,
     *ring_bytes = bytes;
     return plat_dma_alloc(pd, bytes, 4096, bus);
 }
-
-void *ixgbe_buffer_info_alloc(struct plat_dev *pd, uint32_t descs, uint32_t entry_bytes)
-{
-    uint64_t bus;
-    return plat_dma_alloc(pd, (size_t)descs * entry_bytes, 64, &bus);
-}
-
-void ixgbe_buffer_info_touch(struct plat_dev *pd, void *info, uint32_t entry_bytes,
-                             uint32_t i, int write)
-{
-    plat_mem_touch(pd, (uint8_t *)info + (size_t)i * entry_bytes, entry_bytes, write);
-}

@@ -120,18 +120,13 @@ int ixgbe_poll_reg(struct plat_dev *pd, uint32_t reg, uint32_t mask, uint32_t wa
 void *ixgbe_ring_alloc(struct plat_dev *pd, uint32_t descs, size_t *ring_bytes,
                        uint64_t *bus);
 
-/* The driver's per-descriptor bookkeeping lives in host memory the CPU
- * caches, like the rings, so it is modelled memory: Linux ixgbe.h's
- * struct ixgbe_tx_buffer (next_to_watch, time_stamp, skb, bytecount,
- * gso_segs, protocol, dma, len, tx_flags) is 48 bytes on a 64-bit kernel,
- * struct ixgbe_rx_buffer (skb, dma, page, page_offset, pagecnt_bias) 32
- * (sizes from those field lists, not from nic-facts).  alloc returns descs
- * entries of entry_bytes (NULL when out of memory); touch is the CPU's
- * access to entry i (write = 1 when the driver stores into it). */
+/* The entries of the driver's per-descriptor bookkeeping
+ * (../ring/buffer_info.h): Linux ixgbe.h's struct ixgbe_tx_buffer
+ * (next_to_watch, time_stamp, skb, bytecount, gso_segs, protocol, dma, len,
+ * tx_flags) is 48 bytes on a 64-bit kernel, struct ixgbe_rx_buffer (skb,
+ * dma, page, page_offset, pagecnt_bias) 32 (sizes from those field lists,
+ * not from nic-facts). */
 #define IXGBE_TX_BUFFER_INFO_BYTES 48u
 #define IXGBE_RX_BUFFER_INFO_BYTES 32u
-void *ixgbe_buffer_info_alloc(struct plat_dev *pd, uint32_t descs, uint32_t entry_bytes);
-void ixgbe_buffer_info_touch(struct plat_dev *pd, void *info, uint32_t entry_bytes,
-                             uint32_t i, int write);
 
 #endif

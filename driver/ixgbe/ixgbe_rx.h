@@ -1,9 +1,8 @@
 /* The ixgbe receive queue: one 82599 RX queue n with advanced one-buffer
- * descriptors over 2048-byte buffers, a NAPI-style poll with the e1000
- * core's prefetch points and copybreak, and refill with batched tail
- * writes.  Same shape as the e1000 core's e1000_rx.h, so an app can drive
- * either; the packet buffers are the e1000 core's buffer pool
- * (../e1000/e1000_buf.h: the model of Linux's skb data layout and costs).
+ * descriptors over 2048-byte buffers, run by the RX ring engine both cores
+ * share (../ring/rx_ring.h: poll with the prefetch points and copybreak,
+ * refill with batched tail writes; the buffers from ../ring/pktbuf.h).
+ * Same shape as the e1000 core's e1000_rx.h, so an app can drive either.
  *
  *   - setup programs SRRCTL(n) (advanced one-buffer, BSIZEPKT 2 KB, DROP_EN
  *     when asked), clears DCA_RXCTRL(n) bit 12 (ixy), RDBAL/RDBAH/RDLEN,
@@ -11,43 +10,33 @@
  *     QW1 the header address 0), sets RXDCTL(n).ENABLE and polls until it
  *     reads back set, then writes RDT = count - 1 (nic-facts B1a steps 9
  *     and 11).  The receive path itself (RXCTRL.RXEN) is ixgbe_dev_init's;
- *   - ixgbe_rx_poll() processes descriptors in ring order while DD is set
- *     and the budget lasts: one plat_mem_read64 of the write-back's upper
- *     qword (status, errors, PKT_LEN, VLAN), then plat_rmb; a frame that
- *     is not single-descriptor (EOP), has RXE set (the 82599's frame
- *     error, B2) or a length of 0 / beyond the buffer is dropped and its
- *     buffer reused; a good frame is copied into a small buffer (copybreak)
- *     or handed over with its buffer, exactly as e1000_rx_poll does;
- *   - refill re-posts cleaned slots and writes RDT = next_to_use (after
- *     plat_wmb) once per rdt_batch re-posted descriptors.  Both qwords are
- *     written on every re-post: the write-back overwrote QW0 (the buffer
- *     address) with RSS/packet-type fields, and QW1 = 0 clears DD (B2:
- *     ixy writes 0 there "to reset the flags").
+ *   - ixgbe_rx_poll() is the engine's poll over the write-back's upper
+ *     qword (extended status 19:0, errors 31:20, PKT_LEN 47:32, VLAN
+ *     63:48): RXE is the 82599's only frame error (B2); the other error
+ *     bits, the status and the VLAN field reach the stack in the packet;
+ *   - refill writes both qwords on every re-post: the write-back overwrote
+ *     QW0 (the buffer address) with RSS/packet-type fields, and QW1 = 0
+ *     clears DD (B2: ixy writes 0 there "to reset the flags"); so the poll
+ *     leaves the write-back as it is.
  *
  * RDT semantics differ from the e1000 core's: the 82599 owns [RDH, RDT),
  * and the driver writes next_to_use itself (RDT = count - 1 at setup, as
  * ixy), one slot always staying empty, where the e1000 core writes
- * next_to_use - 1 as Linux's e1000 does.
- *
- * Prefetch points (options; numbered as in the reference posts), issued for
- * descriptor i right after its DD was seen, in this order:
- *   #2 prefetch_cur_hdr   the data of slot i's buffer (the header the stack reads)
- *   #1 prefetch_next_desc descriptor i + 1
- *   #5 prefetch_next_hdr  the data of slot i + 1's buffer (when one is posted) */
+ * next_to_use - 1 as Linux's e1000 does. */
 #ifndef NICSIM_IXGBE_RX_H
 #define NICSIM_IXGBE_RX_H
 #include <stdint.h>
 #include "../plat.h"
-#include "../e1000/e1000_buf.h"
+#include "../ring/pktbuf.h"
+#include "../ring/rx_ring.h"
 #include "ixgbe_regs.h"
 #include "ixgbe_dev.h"
 
 #define IXGBE_RX_FCS_LEN        4u    /* in PKT_LEN unless the NIC strips it */
-#define IXGBE_RX_BUF_SIZE       E1000_BUF_SIZE    /* SRRCTL.BSIZEPKT = 2 (KB) */
+#define IXGBE_RX_BUF_SIZE       PKTBUF_SIZE   /* SRRCTL.BSIZEPKT = 2 (KB) */
 #define IXGBE_RX_BUFFER_WRITE   16u   /* RDT every 16 buffers: the e1000 value
                                          (nic-facts A5); nic-facts records no ixgbe
                                          value (Linux ixgbe.h also has 16) */
-#define IXGBE_RX_HANDOVER_TOUCH 64u   /* metadata bytes written at hand-over (as e1000) */
 
 struct ixgbe_rx_opts {
     uint32_t ring_size;        /* descriptors, power of 2, 64..4096; default 512
@@ -66,30 +55,10 @@ struct ixgbe_rx_opts {
                                   default 1 (ixy, B1a step 9) */
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
-    uint32_t meta_free_touch;  /* a free touches, <= E1000_BUF_META_BYTES; 0 = the pool's
-                                  skb-sized defaults (e1000_buf.h) */
+    uint32_t meta_free_touch;  /* a free touches, <= PKTBUF_META_BYTES; 0 = the pool's
+                                  skb-sized defaults (pktbuf.h) */
     uint64_t enable_timeout_ns; /* bound on the RXDCTL.ENABLE read-back poll (and the
                                    disable at teardown); default 10 ms */
-};
-
-struct ixgbe_rx_stats {
-    uint64_t packets;          /* frames handed to deliver() */
-    uint64_t bytes;            /* their bytes (without FCS) */
-    uint64_t copybreak;        /* of which copied into a small buffer */
-    uint64_t copy_fails;       /* copybreak frames handed over because no small buffer */
-    uint64_t descs;            /* descriptors processed (the budget's unit) */
-    uint64_t dd_reads;         /* write-back qwords read */
-    uint64_t errors;           /* frames dropped for RXE */
-    uint64_t length_errors;    /* frames dropped: nothing left after the FCS, or a
-                                  length beyond the buffer */
-    uint64_t multi_desc;       /* frames dropped because they spanned descriptors */
-    uint64_t refills;          /* descriptors re-posted */
-    uint64_t reused;           /* of which with the buffer they held before */
-    uint64_t alloc_fails;      /* refills that found no buffer (retried later) */
-    uint64_t rdt_writes;       /* tail-pointer MMIO writes */
-    uint64_t prefetches;       /* plat_prefetch calls */
-    uint64_t polls;            /* ixgbe_rx_poll calls */
-    uint64_t budget_used_up;   /* polls that stopped because the budget was used up */
 };
 
 /* What deliver() gets.  The stack owns the buffer until it calls
@@ -103,7 +72,7 @@ struct ixgbe_rx_pkt {
                                   only non-frame errors such as TCPE, IPE reach here) */
     uint16_t vlan;             /* VLAN tag field of the write-back */
     uint8_t copied;            /* 1 = a copybreak copy in a small buffer */
-    void *cookie;              /* the buffer (struct e1000_buf *) */
+    void *cookie;              /* the buffer (struct pktbuf *) */
 };
 
 struct ixgbe_rxq {
@@ -111,24 +80,12 @@ struct ixgbe_rxq {
     struct plat_dev *pd;
     struct ixgbe_rx_opts opts;
     unsigned n;                   /* queue index: RDBAL(n) ... (SRRCTL: n <= 15) */
-    struct ixgbe_adv_rx_desc *ring; /* DMA memory, touched only via plat_mem_* */
+    struct ixgbe_adv_rx_desc *ring; /* DMA memory, touched only via plat_mem_* (rx.desc) */
     uint64_t ring_bus;
     size_t ring_bytes;
-    struct e1000_buf **slot;      /* per descriptor: the buffer posted or kept, or NULL */
-    void *info;                   /* struct ixgbe_rx_buffer stand-ins (modelled memory) */
-    uint32_t count;               /* ring_size */
-    uint32_t next_to_clean;       /* next descriptor the poll looks at */
-    uint32_t next_to_use;         /* next descriptor refill posts */
-    uint32_t posted;              /* descriptors in [next_to_clean, next_to_use) */
-    uint32_t since_rdt;           /* re-posted since the last RDT write */
-    uint32_t rdt;                 /* last value written to RDT */
     uint32_t srrctl;              /* SRRCTL as programmed */
     uint32_t rxdctl;              /* RXDCTL as programmed (with ENABLE) */
-    uint32_t fcs;                 /* bytes to subtract: 0 when the NIC strips the CRC */
-    int discarding;               /* inside a frame that spans descriptors */
-    struct e1000_bufpool own_pool;
-    struct e1000_bufpool *pool;   /* own_pool or the caller's */
-    struct ixgbe_rx_stats stats;
+    struct rx_ring rx;            /* the ring: slots, indices, pool, stats (rx.stats) */
 };
 
 /* Defaults as documented at each field. */
@@ -142,7 +99,7 @@ void ixgbe_rx_default_opts(struct ixgbe_rx_opts *o);
  * IXGBE_ERR_NOMEM or IXGBE_ERR_QUEUE (ENABLE never read back: RXDCTL is
  * written 0 again, the buffers and software state freed). */
 int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
-                    const struct ixgbe_rx_opts *o, struct e1000_bufpool *pool);
+                    const struct ixgbe_rx_opts *o, struct pktbuf_pool *pool);
 
 /* Disable the queue (RXDCTL without ENABLE, polled until it reads back
  * clear, bounded), free the posted buffers and the software state (and the

@@ -1,5 +1,6 @@
 /* The ixgbe transmit queue; see ixgbe_tx.h. */
 #include "ixgbe_tx.h"
+#include "../ring/buffer_info.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,7 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
         return IXGBE_ERR_PARAM;         /* a maximal frame could never be queued */
 
     q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);
-    q->info = ixgbe_buffer_info_alloc(pd, q->count, IXGBE_TX_BUFFER_INFO_BYTES);
+    q->info = buffer_info_alloc(pd, q->count, IXGBE_TX_BUFFER_INFO_BYTES);
     if (o->head_wb)
         q->head_wb = plat_dma_alloc(pd, HEAD_WB_BYTES, HEAD_WB_BYTES, &q->head_wb_bus);
     q->slot = calloc(q->count, sizeof *q->slot);
@@ -186,7 +187,7 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
             cmd |= IXGBE_TXD_CMD_EOP | (rs ? IXGBE_TXD_CMD_RS : 0);
         plat_mem_write64(q->pd, &q->ring[i].buffer_addr, buf_bus_addr + off);
         plat_mem_write64(q->pd, &q->ring[i].cmd_type_len, qw1(chunk, cmd, paylen));
-        ixgbe_buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+        buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
         q->slot[i] = (struct ixgbe_tx_slot){
             .cookie = last ? cookie : NULL,
             .len = (uint16_t)chunk,
@@ -241,7 +242,7 @@ static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie
     struct ixgbe_tx_slot *s = &q->slot[i];
     int eop = (s->flags & IXGBE_TX_SLOT_EOP) != 0;
     /* ixgbe_clean_tx_irq: read skb and dma of the tx_buffer, clear it */
-    ixgbe_buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+    buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
     if (eop && done)
         done(arg, s->cookie);
     memset(s, 0, sizeof *s);

@@ -53,6 +53,11 @@ void nic_port_read_counters(const struct nic_port_core *core, nic_reg_read_fn rd
     c->roc = rd(ctx, r->roc);
 }
 
+void nic_port_rx_drops_of(const struct rx_ring_stats *s, struct nic_port_rx_drops *d)
+{
+    *d = s ? (struct nic_port_rx_drops){ s->length_errors, s->errors, s->multi_desc } : (struct nic_port_rx_drops){ 0 };
+}
+
 int nic_port_core_drives(const struct nic_port_core *core, uint16_t vendor, uint16_t device)
 {
     if (vendor != 0x8086)

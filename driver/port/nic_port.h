@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "../plat.h"
 #include "nic_queue_ops.h"
+#include "../ring/rx_ring.h"
 
 /* What an app needs of a port. */
 struct nic_port_want {
@@ -111,6 +112,8 @@ void nic_port_down(struct nic_port *p);
  * nic_port_stat_regs (low half of a 64-bit counter first). */
 void nic_port_read_counters(const struct nic_port_core *core, nic_reg_read_fn rd, void *ctx,
                             struct nic_port_counters *c);
+/* The drops of an RX ring's counters (NULL: no RX queue, all 0). */
+void nic_port_rx_drops_of(const struct rx_ring_stats *s, struct nic_port_rx_drops *d);
 /* 1 when vendor:device is a part the core drives. */
 int nic_port_core_drives(const struct nic_port_core *core, uint16_t vendor, uint16_t device);
 

@@ -177,9 +177,7 @@ static void rxq_ops(struct nic_port *p, struct nic_rxq_ops *ops)
 static void rx_drops(const struct nic_port *p, struct nic_port_rx_drops *d)
 {
     const struct e1000_port *s = p->state;
-    *d = (struct nic_port_rx_drops){ 0, 0, 0 };
-    if (s && s->rxq_up)
-        *d = (struct nic_port_rx_drops){ s->rxq.stats.length_errors, s->rxq.stats.errors, s->rxq.stats.multi_desc };
+    nic_port_rx_drops_of(s && s->rxq_up ? &s->rxq.rx.stats : NULL, d);
 }
 
 static uint64_t tdt_writes(const struct nic_port *p)

@@ -1,5 +1,5 @@
 /* nicsim-hw: a nicsim scenario's app on physical NICs, with the driver core
- * that the simulator measures (driver/e1000, driver/ixgbe, driver/apps) over
+ * that the simulator measures (driver/ring, driver/e1000, driver/ixgbe, driver/apps) over
  * the Linux user-space platform backend (driver/linux/plat_linux.c).
  * Built without Verilator or SystemC. */
 #include <errno.h>

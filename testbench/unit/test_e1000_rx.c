@@ -10,7 +10,7 @@
 #include "plat_fake.h"
 #include "../../driver/e1000/e1000_regs.h"
 #include "../../driver/e1000/e1000_dev.h"
-#include "../../driver/e1000/e1000_buf.h"
+#include "../../driver/ring/pktbuf.h"
 #include "../../driver/e1000/e1000_rx.h"
 #include "../../driver/e1000/e1000_tx.h"
 #include "../../driver/e1000/e1000_napi.h"
@@ -76,7 +76,7 @@ static int bring_up(const struct e1000_rx_opts *o)
 
 static void take_down(void)
 {
-    if (q.slot)
+    if (q.rx.slot)
         e1000_rxq_teardown(&q);
     fake_destroy(d);
     d = NULL;
@@ -135,7 +135,7 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(RCTL_LINUX, 0x00008002u);
     CU_ASSERT_EQUAL(q.ring_bus >> 32, 1);
     CU_ASSERT_EQUAL(q.ring_bus % 4096, 0);
-    /* 255 buffers posted: distinct, E1000_BUF_HEADROOM into a 4 KB object
+    /* 255 buffers posted: distinct, PKTBUF_HEADROOM into a 4 KB object
      * (so never crossing 64 KB) */
     for (unsigned i = 0; i < 256; i++) {
         CU_ASSERT_EQUAL(q.ring[i].wb, 0);
@@ -144,22 +144,22 @@ static void test_setup_sequence(void)
             continue;
         }
         uint64_t a = q.ring[i].buffer_addr;
-        CU_ASSERT_EQUAL(a % 4096, E1000_BUF_HEADROOM);
-        CU_ASSERT_EQUAL(a, q.slot[i]->bus);
+        CU_ASSERT_EQUAL(a % 4096, PKTBUF_HEADROOM);
+        CU_ASSERT_EQUAL(a, q.rx.slot[i]->bus);
         if (i)
             CU_ASSERT_NOT_EQUAL(a, q.ring[i - 1].buffer_addr);
     }
-    CU_ASSERT_EQUAL(q.posted, 255);
-    CU_ASSERT_EQUAL(q.next_to_use, 255);
+    CU_ASSERT_EQUAL(q.rx.posted, 255);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 255);
     CU_ASSERT_EQUAL(e1000_rx_nic_owned(&q), 254);
     CU_ASSERT_EQUAL(fake_nic_rx_avail(d), 254);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 255);
     /* each allocation wrote its sk_buff, each posting its buffer_info entry */
     CU_ASSERT_EQUAL(d->touches, 255 + 255);
-    CU_ASSERT_EQUAL(d->touch_bytes, 255 * (E1000_BUF_ALLOC_TOUCH + E1000_BUFFER_INFO_BYTES));
-    CU_ASSERT_EQUAL(q.stats.rdt_writes, 1);
+    CU_ASSERT_EQUAL(d->touch_bytes, 255 * (PKTBUF_ALLOC_TOUCH + E1000_BUFFER_INFO_BYTES));
+    CU_ASSERT_EQUAL(q.rx.stats.rdt_writes, 1);
     CU_ASSERT_EQUAL(count_w32(E1000_RXDCTL), 0);    /* Linux leaves RXDCTL alone */
-    CU_ASSERT_EQUAL(q.fcs, 4);
+    CU_ASSERT_EQUAL(q.rx.fcs, 4);
     take_down();
 
     /* options: RXDCTL, SECRC, promiscuous, RDMTS, MAC, timers */
@@ -189,7 +189,7 @@ static void test_setup_sequence(void)
     CU_ASSERT_EQUAL(fake_reg_get(d, E1000_RAL(0)), 0x01211b00u);
     CU_ASSERT_EQUAL(fake_reg_get(d, E1000_RAH(0)), 0x0302u | E1000_RAH_AV);
     CU_ASSERT_EQUAL(fake_reg_get(d, E1000_RDT), 62);
-    CU_ASSERT_EQUAL(q.fcs, 0);
+    CU_ASSERT_EQUAL(q.rx.fcs, 0);
     take_down();
 }
 
@@ -231,17 +231,17 @@ static void test_params(void)
     /* a shared pool must hold copybreak bytes */
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&dev, d, NULL), 0);
-    struct e1000_bufpool pool;
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&pool, d, 128, 0), 0);
+    struct pktbuf_pool pool;
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&pool, d, 128, 0), 0);
     CU_ASSERT_EQUAL(e1000_rxq_setup(&q, &dev, NULL, &pool), E1000_ERR_PARAM);
     e1000_rx_default_opts(&o);
     o.copybreak = 128;
     CU_ASSERT_EQUAL(e1000_rxq_setup(&q, &dev, &o, &pool), 0);
-    CU_ASSERT_PTR_EQUAL(q.pool, &pool);
+    CU_ASSERT_PTR_EQUAL(q.rx.pool, &pool);
     CU_ASSERT_EQUAL(pool.in_use, 255);
     e1000_rxq_teardown(&q);
     CU_ASSERT_EQUAL(pool.in_use, 0);
-    e1000_bufpool_fini(&pool);
+    pktbuf_pool_fini(&pool);
     fake_destroy(d);
 
     /* no buffer at all: the queue cannot start */
@@ -251,7 +251,7 @@ static void test_params(void)
     CU_ASSERT_EQUAL_FATAL(e1000_dev_init(&dev, d, NULL), 0);
     fake_arena_seek(d, d->arena_size - 8192);       /* room for the ring only */
     CU_ASSERT_EQUAL(e1000_rxq_setup(&q, &dev, &o, NULL), E1000_ERR_NOMEM);
-    CU_ASSERT_PTR_NULL(q.slot);
+    CU_ASSERT_PTR_NULL(q.rx.slot);
     fake_destroy(d);
 }
 
@@ -260,55 +260,55 @@ static void test_params(void)
 static void test_buffer_pool(void)
 {
     d = new_dev();
-    struct e1000_bufpool p;
-    CU_ASSERT_EQUAL(e1000_bufpool_init(&p, d, 4096, 0), E1000_ERR_PARAM);
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&p, d, 100, 70), 0);
+    struct pktbuf_pool p;
+    CU_ASSERT_EQUAL(pktbuf_pool_init(&p, d, 4096, 0), -1);
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&p, d, 100, 70), 0);
     CU_ASSERT_EQUAL(p.small_size, 128);
-    struct e1000_buf *a = e1000_buf_alloc(&p);
+    struct pktbuf *a = pktbuf_alloc(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_EQUAL(a->size, 2048);
-    CU_ASSERT_EQUAL(a->bus % 4096, E1000_BUF_HEADROOM);  /* a kmalloc-4096 object */
+    CU_ASSERT_EQUAL(a->bus % 4096, PKTBUF_HEADROOM);  /* a kmalloc-4096 object */
     CU_ASSERT_EQUAL(p.nbufs, 64);                   /* one chunk */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 1);
-    CU_ASSERT_EQUAL(d->touch_bytes, E1000_BUF_ALLOC_TOUCH);
+    CU_ASSERT_EQUAL(d->touch_bytes, PKTBUF_ALLOC_TOUCH);
     long t = fake_find(d, FAKE_TOUCH, 0, 0);
     CU_ASSERT_FATAL(t >= 0);
     CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)a->meta);
     CU_ASSERT_EQUAL(d->log[t].reg, 1);
-    struct e1000_buf *s = e1000_buf_alloc_small(&p);
+    struct pktbuf *s = pktbuf_alloc_small(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_EQUAL(s->size, 128);
-    CU_ASSERT_EQUAL(s->bus % 256, E1000_BUF_HEADROOM);   /* 128 + 18 bytes: kmalloc-256 */
+    CU_ASSERT_EQUAL(s->bus % 256, PKTBUF_HEADROOM);   /* 128 + 18 bytes: kmalloc-256 */
     CU_ASSERT_EQUAL(s->small, 1);
     CU_ASSERT_EQUAL(p.nbufs, 70);                   /* 6 more: the limit */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
     /* LIFO: what was freed last comes back first */
-    struct e1000_buf *b = e1000_buf_alloc(&p);
-    e1000_buf_free(d, a);
+    struct pktbuf *b = pktbuf_alloc(&p);
+    pktbuf_free(d, a);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 1);
-    CU_ASSERT_PTR_EQUAL(e1000_buf_alloc(&p), a);
-    e1000_buf_free(NULL, b);
-    e1000_buf_free(NULL, b);                        /* double free: logged, ignored */
+    CU_ASSERT_PTR_EQUAL(pktbuf_alloc(&p), a);
+    pktbuf_free(NULL, b);
+    pktbuf_free(NULL, b);                        /* double free: logged, ignored */
     CU_ASSERT_EQUAL(d->log_msgs, 1);
     CU_ASSERT_EQUAL(p.stats.frees, 1 + 1);
     /* the limit: 64 big + 6 small */
     unsigned got = 0;
-    while (e1000_buf_alloc(&p))
+    while (pktbuf_alloc(&p))
         got++;
     CU_ASSERT_EQUAL(got, 63);                       /* a is out: 64 - 1 */
     CU_ASSERT_EQUAL(p.stats.fails, 1);
     got = 0;
-    while (e1000_buf_alloc_small(&p))
+    while (pktbuf_alloc_small(&p))
         got++;
     CU_ASSERT_EQUAL(got, 5);
     CU_ASSERT_EQUAL(p.in_use, 70);
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
-    e1000_bufpool_fini(&p);
+    pktbuf_pool_fini(&p);
 
     /* without small buffers */
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&p, d, 0, 0), 0);
-    CU_ASSERT_PTR_NULL(e1000_buf_alloc_small(&p));
-    e1000_bufpool_fini(&p);
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&p, d, 0, 0), 0);
+    CU_ASSERT_PTR_NULL(pktbuf_alloc_small(&p));
+    pktbuf_pool_fini(&p);
     fake_destroy(d);
 }
 
@@ -356,15 +356,15 @@ static void test_deliver_in_order(void)
         r++;
     }
     CU_ASSERT_EQUAL(r, 6);
-    CU_ASSERT_EQUAL(q.stats.dd_reads, 6);
-    CU_ASSERT_EQUAL(q.stats.packets, 5);
-    CU_ASSERT_EQUAL(q.stats.bytes, 60 + 100 + 1514 + 200 + 61);
-    CU_ASSERT_EQUAL(q.stats.descs, 5);
-    CU_ASSERT_EQUAL(q.next_to_clean, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.dd_reads, 6);
+    CU_ASSERT_EQUAL(q.rx.stats.packets, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.bytes, 60 + 100 + 1514 + 200 + 61);
+    CU_ASSERT_EQUAL(q.rx.stats.descs, 5);
+    CU_ASSERT_EQUAL(q.rx.next_to_clean, 5);
     /* handed over: each slot was refilled with a new buffer at the top-up */
-    CU_ASSERT_EQUAL(q.stats.refills, 255 + 5);
-    CU_ASSERT_EQUAL(q.stats.reused, 0);
-    CU_ASSERT_EQUAL(q.posted, 255);
+    CU_ASSERT_EQUAL(q.rx.stats.refills, 255 + 5);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 0);
+    CU_ASSERT_EQUAL(q.rx.posted, 255);
     CU_ASSERT_EQUAL(d->copy_from_bytes, 0);         /* the driver read no packet bytes */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     /* nothing more: one read, nothing delivered */
@@ -382,9 +382,9 @@ static void test_budget(void)
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 4, deliver_cb, d), 4);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 4, deliver_cb, d), 2);
     CU_ASSERT_EQUAL(nseen, 10);
-    CU_ASSERT_EQUAL(q.stats.budget_used_up, 2);
-    CU_ASSERT_EQUAL(q.stats.polls, 3);
-    CU_ASSERT_EQUAL(q.stats.dd_reads, 4 + 4 + 3);   /* a full budget reads no extra qword */
+    CU_ASSERT_EQUAL(q.rx.stats.budget_used_up, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.polls, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.dd_reads, 4 + 4 + 3);   /* a full budget reads no extra qword */
     for (unsigned k = 0; k < 10; k++)
         CU_ASSERT(memcmp(seen[k].head, make_frame(60, k), 60) == 0);
     fake_log_clear(d);
@@ -413,30 +413,30 @@ static void test_multi_descriptor_dropped(void)
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.len, 60);
     CU_ASSERT(memcmp(seen[0].head, make_frame(60, 2), 60) == 0);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 1);
-    CU_ASSERT_EQUAL(q.stats.descs, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.descs, 3);
     /* the top-up re-posts slots 255 (a new buffer), 0 and 1 (the dropped
      * frame's buffers, reused); slot 2 (handed over) waits */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc") - allocs, 1);
-    CU_ASSERT_EQUAL(q.stats.reused, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 2);
     CU_ASSERT_EQUAL(q.ring[0].buffer_addr, bus0);
-    CU_ASSERT_PTR_NULL(q.slot[2]);
-    CU_ASSERT_PTR_NOT_NULL(q.slot[0]);
-    CU_ASSERT_EQUAL(q.slot[0]->bus, bus0);
-    CU_ASSERT_EQUAL(q.slot[1]->bus, bus1);
+    CU_ASSERT_PTR_NULL(q.rx.slot[2]);
+    CU_ASSERT_PTR_NOT_NULL(q.rx.slot[0]);
+    CU_ASSERT_EQUAL(q.rx.slot[0]->bus, bus0);
+    CU_ASSERT_EQUAL(q.rx.slot[1]->bus, bus1);
 
     /* a frame cut between polls: its pieces are dropped across them */
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 2048, 0, 0), 1);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 2);
-    CU_ASSERT_EQUAL(q.discarding, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 2);
+    CU_ASSERT_EQUAL(q.rx.discarding, 1);
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 1000, 0, 0), 1);
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 500, E1000_RXD_STAT_EOP, E1000_RXD_ERR_CE), 1);
     inject(70, 3);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 3);
-    CU_ASSERT_EQUAL(q.discarding, 0);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 2);          /* counted once per frame */
-    CU_ASSERT_EQUAL(q.stats.errors, 0);              /* errors of a discarded frame: not counted */
+    CU_ASSERT_EQUAL(q.rx.discarding, 0);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 2);       /* counted once per frame */
+    CU_ASSERT_EQUAL(q.rx.stats.errors, 0);           /* errors of a discarded frame: not counted */
     CU_ASSERT_EQUAL_FATAL(nseen, 2);
     CU_ASSERT_EQUAL(seen[1].pkt.len, 70);
     take_down();
@@ -457,12 +457,12 @@ static void test_errors_dropped(void)
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 4, E1000_RXD_STAT_EOP, 0), 1);
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 0, E1000_RXD_STAT_EOP, 0), 1);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 9);
-    CU_ASSERT_EQUAL(q.stats.errors, 5);
-    CU_ASSERT_EQUAL(q.stats.length_errors, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.errors, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.length_errors, 2);
     /* a length beyond the 2048-byte buffer is never believed (nor copied) */
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 2049, E1000_RXD_STAT_EOP, 0), 1);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.stats.length_errors, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.length_errors, 3);
     CU_ASSERT_EQUAL(d->copy_from_bytes, 0);
     CU_ASSERT_EQUAL_FATAL(nseen, 2);
     CU_ASSERT_EQUAL(seen[0].pkt.errors, E1000_RXD_ERR_IPE);
@@ -473,8 +473,8 @@ static void test_errors_dropped(void)
      * buffers) and 7 (length error: its own); the second re-posted slot 8
      * with its own; slot 9 keeps its buffer for later */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc") - allocs, 3);
-    CU_ASSERT_EQUAL(q.stats.reused, 6 + 1);
-    CU_ASSERT_PTR_NOT_NULL(q.slot[9]);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 6 + 1);
+    CU_ASSERT_PTR_NOT_NULL(q.rx.slot[9]);
     take_down();
 }
 
@@ -495,7 +495,7 @@ static void test_fcs_and_secrc(void)
     CU_ASSERT_EQUAL((uint32_t)q.ring[0].wb & 0xFFFF, 60);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
     CU_ASSERT_EQUAL(seen[0].pkt.len, 60);
-    CU_ASSERT_EQUAL(q.stats.bytes, 60);
+    CU_ASSERT_EQUAL(q.rx.stats.bytes, 60);
     take_down();
 }
 
@@ -517,7 +517,7 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     hold = 1;
     uint64_t bus0 = q.ring[0].buffer_addr;
     void *buf0 = slot_data(0);
-    struct e1000_buf *b0 = q.slot[0];
+    struct pktbuf *b0 = q.rx.slot[0];
     uint64_t allocs = fake_cost_count(d, "skb_alloc");
     inject(len, len);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
@@ -526,43 +526,43 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     CU_ASSERT_EQUAL(p->len, len);
     CU_ASSERT(memcmp(p->data, make_frame(len, len), len) == 0);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), allocs + 1);  /* slot 255 */
-    CU_ASSERT_EQUAL(q.next_to_use, 0);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 0);
     int copied = p->copied;
     if (copied) {
-        struct e1000_buf *b = p->cookie;
+        struct pktbuf *b = p->cookie;
         CU_ASSERT_EQUAL(b->small, 1);
         CU_ASSERT_PTR_NOT_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, b->bus);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
         /* the frame and the NET_IP_ALIGN bytes before it, from the DMA
          * buffer into the new one */
-        CU_ASSERT_EQUAL(d->copy_from_bytes, len + E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->copy_to_bytes, len + E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_from_bytes, len + PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_to_bytes, len + PKTBUF_NET_IP_ALIGN);
         long f = fake_find(d, FAKE_COPY_FROM, 0, 0), t = fake_find(d, FAKE_COPY_TO, 0, 0);
         CU_ASSERT_FATAL(f >= 0 && t > f);
-        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - E1000_NET_IP_ALIGN);
-        CU_ASSERT_PTR_EQUAL(q.slot[0], b0);         /* the DMA buffer stayed in the ring */
-        CU_ASSERT_EQUAL(q.stats.copybreak, 1);
+        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_PTR_EQUAL(q.rx.slot[0], b0);      /* the DMA buffer stayed in the ring */
+        CU_ASSERT_EQUAL(q.rx.stats.copybreak, 1);
     } else {
         CU_ASSERT_PTR_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, bus0);
         CU_ASSERT_PTR_EQUAL(p->cookie, b0);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 0);
         CU_ASSERT_EQUAL(d->copy_from_bytes, 0);
-        CU_ASSERT_PTR_NULL(q.slot[0]);              /* handed over: the slot is empty */
+        CU_ASSERT_PTR_NULL(q.rx.slot[0]);           /* handed over: the slot is empty */
     }
     /* a dropped frame in slot 1 lets the top-up come round to slot 0 */
     CU_ASSERT_EQUAL(fake_nic_rx_desc(d, 64, E1000_RXD_STAT_EOP, E1000_RXD_ERR_CE), 1);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.next_to_use, 1);
-    CU_ASSERT_EQUAL(q.stats.reused, copied ? 1u : 0u);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, copied ? 1u : 0u);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), allocs + (copied ? 1 : 2));
     CU_ASSERT_EQUAL(q.ring[0].buffer_addr == bus0, copied);
     /* the stack frees it */
     free_held();
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 1);
-    CU_ASSERT_EQUAL(q.pool->in_use, 256);          /* 255 posted + slot 1's kept buffer */
+    CU_ASSERT_EQUAL(q.rx.pool->in_use, 256);       /* 255 posted + slot 1's kept buffer */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     take_down();
     return copied;
@@ -593,15 +593,15 @@ static void test_copybreak_without_small_buffer(void)
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.copied, 0);
-    CU_ASSERT_EQUAL(q.stats.copy_fails, 1);
-    CU_ASSERT_EQUAL(q.stats.alloc_fails, 1);
-    CU_ASSERT_EQUAL(q.posted, 254);
-    CU_ASSERT_PTR_NULL(q.slot[0]);
+    CU_ASSERT_EQUAL(q.rx.stats.copy_fails, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.alloc_fails, 1);
+    CU_ASSERT_EQUAL(q.rx.posted, 254);
+    CU_ASSERT_PTR_NULL(q.rx.slot[0]);
     /* once the stack frees it, the next poll's top-up re-posts it */
     free_held();
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 0);
-    CU_ASSERT_EQUAL(q.posted, 255);
-    CU_ASSERT_PTR_NOT_NULL(q.slot[255]);
+    CU_ASSERT_EQUAL(q.rx.posted, 255);
+    CU_ASSERT_PTR_NOT_NULL(q.rx.slot[255]);
     take_down();
 }
 
@@ -614,14 +614,14 @@ static void test_rdt_batching(void)
         inject(60, k);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 15);
     CU_ASSERT_EQUAL(count_w32(E1000_RDT), 0);       /* 15 re-posted: not yet */
-    CU_ASSERT_EQUAL(q.since_rdt, 15);
-    CU_ASSERT_EQUAL(q.posted, 255);
+    CU_ASSERT_EQUAL(q.rx.since_rdt, 15);
+    CU_ASSERT_EQUAL(q.rx.posted, 255);
     inject(60, 15);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 1);
     CU_ASSERT_EQUAL_FATAL(count_w32(E1000_RDT), 1);
     long t = fake_find(d, FAKE_W32, E1000_RDT, 0);
     /* 255 + 16 re-posted: next_to_use 15, RDT = next_to_use - 1 */
-    CU_ASSERT_EQUAL(q.next_to_use, 15);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 15);
     CU_ASSERT_EQUAL(d->log[t].val, 14);
     CU_ASSERT_EQUAL(d->log[t - 1].kind, FAKE_WMB);
     CU_ASSERT_EQUAL(d->log[t - 2].kind, FAKE_MEMW);
@@ -646,9 +646,9 @@ static void test_rdt_batching(void)
         polls++;
     }
     CU_ASSERT_EQUAL(nseen, 1000);
-    CU_ASSERT_EQUAL(q.stats.refills, 255 + 1000);
+    CU_ASSERT_EQUAL(q.rx.stats.refills, 255 + 1000);
     CU_ASSERT_EQUAL(count_w32(E1000_RDT), 1000 / 16);
-    CU_ASSERT_EQUAL(q.since_rdt, 1000 % 16);
+    CU_ASSERT_EQUAL(q.rx.since_rdt, 1000 % 16);
     unsigned k = 1;
     for (size_t i = 0; i < d->log_n; i++) {
         if (d->log[i].kind != FAKE_W32 || d->log[i].reg != E1000_RDT)
@@ -692,7 +692,7 @@ static void prefetch_case(int p1, int p2, int p5)
     CU_ASSERT_EQUAL_FATAL(nseen, 3);
     unsigned per = (unsigned)(p1 + p2 + p5);
     CU_ASSERT_EQUAL(d->prefetches, 3 * per);
-    CU_ASSERT_EQUAL(q.stats.prefetches, 3 * per);
+    CU_ASSERT_EQUAL(q.rx.stats.prefetches, 3 * per);
     for (unsigned k = 0; k < 3; k++) {
         /* after the DD read of descriptor k, before anything else of it */
         long r = -1;
@@ -704,7 +704,7 @@ static void prefetch_case(int p1, int p2, int p5)
         CU_ASSERT_EQUAL(d->log[r + 1].kind, FAKE_RMB);
         /* the driver reads the slot's buffer_info (its skb) first */
         CU_ASSERT_EQUAL(d->log[r + 2].kind, FAKE_TOUCH);
-        CU_ASSERT_EQUAL(d->log[r + 2].addr, (uintptr_t)q.info + k * E1000_BUFFER_INFO_BYTES);
+        CU_ASSERT_EQUAL(d->log[r + 2].addr, (uintptr_t)q.rx.info + k * E1000_BUFFER_INFO_BYTES);
         r++;
         uintptr_t want[3];
         unsigned nw = 0;
@@ -752,7 +752,7 @@ static void test_prefetch_next_header_only_when_posted(void)
         inject(60, k);
     CU_ASSERT_EQUAL(fake_nic_rx_avail(d), 0);
     CU_ASSERT_EQUAL(e1000_rx_poll(&q, 64, deliver_cb, d), 46);
-    CU_ASSERT_EQUAL(q.posted, 1);                   /* pool empty: nothing re-posted */
+    CU_ASSERT_EQUAL(q.rx.posted, 1);                /* pool empty: nothing re-posted */
     CU_ASSERT_EQUAL(d->prefetches, 46);
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     free_held();
@@ -794,9 +794,9 @@ static void test_wrap_around(void)
         CU_ASSERT_EQUAL(seen[i].pkt.copied, len <= 128);
         CU_ASSERT(memcmp(seen[i].head, make_frame(len, i), len < 64 ? len : 64) == 0);
     }
-    CU_ASSERT(q.stats.descs > 10 * 48);
-    CU_ASSERT_EQUAL(q.pool->in_use, 47);            /* every delivered buffer came back */
-    CU_ASSERT(q.pool->nbufs <= 2 * 64 + 64);        /* recycled, not grown without end */
+    CU_ASSERT(q.rx.stats.descs > 10 * 48);
+    CU_ASSERT_EQUAL(q.rx.pool->in_use, 47);         /* every delivered buffer came back */
+    CU_ASSERT(q.rx.pool->nbufs <= 2 * 64 + 64);     /* recycled, not grown without end */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     CU_ASSERT_EQUAL(d->nic_errors, 0);
     take_down();
@@ -810,7 +810,7 @@ static void test_teardown(void)
     CU_ASSERT_FATAL(t >= 0);
     CU_ASSERT_EQUAL(d->log[t].val & E1000_RCTL_EN, 0);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 255);
-    CU_ASSERT_PTR_NULL(q.slot);
+    CU_ASSERT_PTR_NULL(q.rx.slot);
     e1000_rxq_teardown(&q);                         /* twice: harmless */
     fake_destroy(d);
 }
@@ -1013,7 +1013,7 @@ static void napi2_up(const struct e1000_napi_opts *no, int rx1, int tx1)
 static void napi2_down(void)
 {
     e1000_txq_teardown(&tq2, NULL, NULL);
-    if (q2.slot)
+    if (q2.rx.slot)
         e1000_rxq_teardown(&q2);
     fake_destroy(d2);
     d2 = NULL;

@@ -54,7 +54,7 @@ static void (*pkt_free)(struct plat_dev *, void *);
 static void check_frame(const void *data, uint64_t bus, uint32_t len, void *cookie)
 {
     delivered++;
-    if (len == 0 || len > E1000_BUF_SIZE || !fake_bus_to_host(d, bus, len) ||
+    if (len == 0 || len > PKTBUF_SIZE || !fake_bus_to_host(d, bus, len) ||
         fake_bus_to_host(d, bus, len) != data) {
         CU_FAIL("a delivered frame lies outside its buffer");
         fprintf(stderr, "step %u: len %u bus 0x%llx\n", step, len, (unsigned long long)bus);
@@ -115,35 +115,37 @@ static void test_e1000_rx(void)
     uint64_t stale = 0;
     for (step = 0; step < STEPS; step++) {
         uint32_t r = rnd() % 100;
-        unsigned i = rnd() % erx.count;
+        unsigned i = rnd() % erx.rx.count;
         if (r < 40) {                           /* a good frame, if the NIC owns a descriptor */
             uint32_t len = 14 + rnd() % 1501;
             fake_nic_rx(d, make_frame(len), len, 0);
         } else if (r < 55) {                    /* a bogus write-back: any length, status, errors */
             erx.ring[i].wb = rnd64() | E1000_RXD_QW1_DD;
         } else if (r < 62) {                    /* DD on a descriptor the NIC never fetched */
-            erx.ring[(erx.next_to_use + rnd() % 8) % erx.count].wb =
+            erx.ring[(erx.rx.next_to_use + rnd() % 8) % erx.rx.count].wb =
                 E1000_RXD_QW1_DD | ((uint64_t)E1000_RXD_STAT_EOP << E1000_RXD_STATUS_SHIFT) | (rnd() % 4096);
         } else if (r < 70) {                    /* a stale status repeated on the last cleaned one */
-            unsigned j = (erx.next_to_clean + erx.count - 1) % erx.count;
+            unsigned j = (erx.rx.next_to_clean + erx.rx.count - 1) % erx.rx.count;
             if (stale)
                 erx.ring[j].wb = stale;
         } else {
             uint64_t before = delivered;
             e1000_rx_poll(&erx, 1 + rnd() % 64, e_deliver, NULL);
             if (delivered > before)
-                stale = erx.ring[(erx.next_to_clean + erx.count - 1) % erx.count].wb;
+                stale = erx.ring[(erx.rx.next_to_clean + erx.rx.count - 1) % erx.rx.count].wb;
             free_some_held(0);
         }
-        const struct e1000_rx_stats *s = &erx.stats;
-        if (erx.posted > erx.count || erx.next_to_clean >= erx.count || erx.next_to_use >= erx.count ||
-            s->packets + s->errors + s->length_errors > s->descs) {
+        const struct rx_ring_stats *s = &erx.rx.stats;
+        const struct rx_ring *ring = &erx.rx;
+        if (ring->posted > ring->count || ring->next_to_clean >= ring->count ||
+            ring->next_to_use >= ring->count || s->packets + s->errors + s->length_errors > s->descs) {
             CU_FAIL("the driver's ring accounting left the ring");
-            fprintf(stderr, "seed 0x9E3779B97F4A7C15, step %u: posted %u count %u\n", step, erx.posted, erx.count);
+            fprintf(stderr, "seed 0x9E3779B97F4A7C15, step %u: posted %u count %u\n", step, ring->posted,
+                    ring->count);
             break;
         }
     }
-    CU_ASSERT(erx.stats.length_errors > 0);     /* bogus lengths were counted, not used */
+    CU_ASSERT(erx.rx.stats.length_errors > 0);  /* bogus lengths were counted, not used */
     CU_ASSERT(delivered > 0);
     free_some_held(1);
     /* after a queue reset, good traffic flows again, byte for byte */
@@ -190,7 +192,7 @@ static void test_ixgbe_rx(void)
     struct ixgbe_adv_rx_desc stale = { 0, 0 };
     for (step = 0; step < STEPS; step++) {
         uint32_t r = rnd() % 100;
-        unsigned i = rnd() % xrx.count;
+        unsigned i = rnd() % xrx.rx.count;
         if (r < 40) {
             uint32_t len = 14 + rnd() % 1501;
             fake_ix_rx(d, 0, make_frame(len), len, 0);
@@ -198,28 +200,30 @@ static void test_ixgbe_rx(void)
             xrx.ring[i].pkt_addr = rnd64();
             xrx.ring[i].hdr_addr = rnd64() | IXGBE_RXDADV_STAT_DD;
         } else if (r < 62) {                    /* DD where the NIC never fetched */
-            unsigned j = (xrx.next_to_use + rnd() % 8) % xrx.count;
+            unsigned j = (xrx.rx.next_to_use + rnd() % 8) % xrx.rx.count;
             xrx.ring[j].hdr_addr = IXGBE_RXDADV_STAT_DD | IXGBE_RXDADV_STAT_EOP | (uint64_t)(rnd() % 65536) << 32;
         } else if (r < 70) {
-            unsigned j = (xrx.next_to_clean + xrx.count - 1) % xrx.count;
+            unsigned j = (xrx.rx.next_to_clean + xrx.rx.count - 1) % xrx.rx.count;
             if (stale.hdr_addr)
                 xrx.ring[j] = stale;
         } else {
             uint64_t before = delivered;
             ixgbe_rx_poll(&xrx, 1 + rnd() % 64, x_deliver, NULL);
             if (delivered > before)
-                stale = xrx.ring[(xrx.next_to_clean + xrx.count - 1) % xrx.count];
+                stale = xrx.ring[(xrx.rx.next_to_clean + xrx.rx.count - 1) % xrx.rx.count];
             free_some_held(0);
         }
-        const struct ixgbe_rx_stats *s = &xrx.stats;
-        if (xrx.posted > xrx.count || xrx.next_to_clean >= xrx.count || xrx.next_to_use >= xrx.count ||
-            s->packets + s->errors + s->length_errors > s->descs) {
+        const struct rx_ring_stats *s = &xrx.rx.stats;
+        const struct rx_ring *ring = &xrx.rx;
+        if (ring->posted > ring->count || ring->next_to_clean >= ring->count ||
+            ring->next_to_use >= ring->count || s->packets + s->errors + s->length_errors > s->descs) {
             CU_FAIL("the driver's ring accounting left the ring");
-            fprintf(stderr, "seed 0xD1B54A32D192ED03, step %u: posted %u count %u\n", step, xrx.posted, xrx.count);
+            fprintf(stderr, "seed 0xD1B54A32D192ED03, step %u: posted %u count %u\n", step, ring->posted,
+                    ring->count);
             break;
         }
     }
-    CU_ASSERT(xrx.stats.length_errors + xrx.stats.multi_desc > 0);
+    CU_ASSERT(xrx.rx.stats.length_errors + xrx.rx.stats.multi_desc > 0);
     CU_ASSERT(delivered > 0);
     free_some_held(1);
     ixgbe_rxq_teardown(&xrx);

@@ -90,7 +90,7 @@ static int bring_up(const struct ixgbe_rx_opts *o)
 
 static void take_down(void)
 {
-    if (q.slot)
+    if (q.rx.slot)
         ixgbe_rxq_teardown(&q);
     fake_destroy(d);
     d = NULL;
@@ -176,28 +176,28 @@ static void setup_on(unsigned n)
         CU_ASSERT_EQUAL(q.ring[i].hdr_addr, 0);
         if (i == 511) {
             CU_ASSERT_EQUAL(q.ring[i].pkt_addr, 0);
-            CU_ASSERT_PTR_NULL(q.slot[i]);
+            CU_ASSERT_PTR_NULL(q.rx.slot[i]);
             continue;
         }
         uint64_t a = q.ring[i].pkt_addr;
-        CU_ASSERT_EQUAL(a % 4096, E1000_BUF_HEADROOM);
+        CU_ASSERT_EQUAL(a % 4096, PKTBUF_HEADROOM);
         CU_ASSERT_EQUAL(a & 1, 0);
-        CU_ASSERT_EQUAL(a, q.slot[i]->bus);
+        CU_ASSERT_EQUAL(a, q.rx.slot[i]->bus);
         if (i)
             CU_ASSERT_NOT_EQUAL(a, q.ring[i - 1].pkt_addr);
     }
     CU_ASSERT_EQUAL(d->mem_writes, 2 * 511);
-    CU_ASSERT_EQUAL(q.posted, 511);
-    CU_ASSERT_EQUAL(q.next_to_use, 511);
-    CU_ASSERT_EQUAL(q.rdt, 511);
+    CU_ASSERT_EQUAL(q.rx.posted, 511);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 511);
+    CU_ASSERT_EQUAL(q.rx.rdt, 511);
     CU_ASSERT_EQUAL(ixgbe_rx_nic_owned(&q), 511);
     CU_ASSERT_EQUAL(fake_ix_rx_avail(d, n), 511);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), 511);
     /* each allocation wrote its sk_buff, each posting its rx_buffer entry */
     CU_ASSERT_EQUAL(d->touches, 511 + 511);
-    CU_ASSERT_EQUAL(d->touch_bytes, 511 * (E1000_BUF_ALLOC_TOUCH + IXGBE_RX_BUFFER_INFO_BYTES));
-    CU_ASSERT_EQUAL(q.stats.rdt_writes, 1);
-    CU_ASSERT_EQUAL(q.fcs, 0);                      /* the NIC strips the CRC */
+    CU_ASSERT_EQUAL(d->touch_bytes, 511 * (PKTBUF_ALLOC_TOUCH + IXGBE_RX_BUFFER_INFO_BYTES));
+    CU_ASSERT_EQUAL(q.rx.stats.rdt_writes, 1);
+    CU_ASSERT_EQUAL(q.rx.fcs, 0);                   /* the NIC strips the CRC */
     take_down();
 }
 
@@ -238,7 +238,7 @@ static void test_enable_timeout(void)
     CU_ASSERT_EQUAL(d->log[w].val, 0);              /* the request withdrawn */
     CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 1);    /* only the RDT = 0 of the set-up */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 511);   /* buffers returned */
-    CU_ASSERT_PTR_NULL(q.slot);
+    CU_ASSERT_PTR_NULL(q.rx.slot);
     CU_ASSERT_EQUAL(d->log_msgs, 1);
     fake_destroy(d);
 }
@@ -282,17 +282,17 @@ static void test_params(void)
     /* a shared pool must hold copybreak bytes */
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
-    struct e1000_bufpool pool;
-    CU_ASSERT_EQUAL_FATAL(e1000_bufpool_init(&pool, d, 128, 0), 0);
+    struct pktbuf_pool pool;
+    CU_ASSERT_EQUAL_FATAL(pktbuf_pool_init(&pool, d, 128, 0), 0);
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, NULL, &pool), IXGBE_ERR_PARAM);
     ixgbe_rx_default_opts(&o);
     o.copybreak = 128;
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, &o, &pool), 0);
-    CU_ASSERT_PTR_EQUAL(q.pool, &pool);
+    CU_ASSERT_PTR_EQUAL(q.rx.pool, &pool);
     CU_ASSERT_EQUAL(pool.in_use, 511);
     ixgbe_rxq_teardown(&q);
     CU_ASSERT_EQUAL(pool.in_use, 0);
-    e1000_bufpool_fini(&pool);
+    pktbuf_pool_fini(&pool);
     fake_destroy(d);
 
     /* no buffer at all: the queue cannot start */
@@ -300,7 +300,7 @@ static void test_params(void)
     CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
     fake_arena_seek(d, d->arena_size - 16384);      /* room for the ring only */
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, NULL, NULL), IXGBE_ERR_NOMEM);
-    CU_ASSERT_PTR_NULL(q.slot);
+    CU_ASSERT_PTR_NULL(q.rx.slot);
     CU_ASSERT_EQUAL(count_w32(IXGBE_RXDCTL(0)), 0);
     fake_destroy(d);
 }
@@ -317,7 +317,7 @@ static void test_deliver_in_order(void)
     void *bufs[5];
     uint64_t buses[5];
     for (unsigned k = 0; k < 5; k++) {
-        bufs[k] = q.slot[k]->data;
+        bufs[k] = q.rx.slot[k]->data;
         buses[k] = q.ring[k].pkt_addr;
         inject(lens[k], k);
         /* the write-back replaced the buffer address (RSS, packet type) */
@@ -353,24 +353,24 @@ static void test_deliver_in_order(void)
         r++;
     }
     CU_ASSERT_EQUAL(r, 6);
-    CU_ASSERT_EQUAL(q.stats.dd_reads, 6);
-    CU_ASSERT_EQUAL(q.stats.packets, 5);
-    CU_ASSERT_EQUAL(q.stats.bytes, 60 + 100 + 1514 + 200 + 61);
-    CU_ASSERT_EQUAL(q.next_to_clean, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.dd_reads, 6);
+    CU_ASSERT_EQUAL(q.rx.stats.packets, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.bytes, 60 + 100 + 1514 + 200 + 61);
+    CU_ASSERT_EQUAL(q.rx.next_to_clean, 5);
     /* handed over: the top-up posted new buffers into 511 and 0..3 (5 slots),
      * both qwords each; 5 re-posted < 16: no tail write yet */
-    CU_ASSERT_EQUAL(q.stats.refills, 511 + 5);
-    CU_ASSERT_EQUAL(q.stats.reused, 0);
-    CU_ASSERT_EQUAL(q.next_to_use, 4);
-    CU_ASSERT_EQUAL(q.posted, 511);
-    CU_ASSERT_EQUAL(q.since_rdt, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.refills, 511 + 5);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 0);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 4);
+    CU_ASSERT_EQUAL(q.rx.posted, 511);
+    CU_ASSERT_EQUAL(q.rx.since_rdt, 5);
     CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 0);
     for (unsigned i = 0; i < 4; i++) {
-        CU_ASSERT_EQUAL(q.ring[i].pkt_addr, q.slot[i]->bus);
+        CU_ASSERT_EQUAL(q.ring[i].pkt_addr, q.rx.slot[i]->bus);
         CU_ASSERT_NOT_EQUAL(q.ring[i].pkt_addr, buses[i]);
         CU_ASSERT_EQUAL(q.ring[i].hdr_addr, 0);
     }
-    CU_ASSERT_EQUAL(q.ring[511].pkt_addr, q.slot[511]->bus);
+    CU_ASSERT_EQUAL(q.ring[511].pkt_addr, q.rx.slot[511]->bus);
     CU_ASSERT_EQUAL(d->copy_from_bytes, 0);         /* the driver read no packet bytes */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     CU_ASSERT_EQUAL(d->nic_errors, 0);
@@ -388,9 +388,9 @@ static void test_budget(void)
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 4, deliver_cb, d), 4);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 4, deliver_cb, d), 2);
     CU_ASSERT_EQUAL(nseen, 10);
-    CU_ASSERT_EQUAL(q.stats.budget_used_up, 2);
-    CU_ASSERT_EQUAL(q.stats.polls, 3);
-    CU_ASSERT_EQUAL(q.stats.dd_reads, 4 + 4 + 3);   /* a full budget reads no extra qword */
+    CU_ASSERT_EQUAL(q.rx.stats.budget_used_up, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.polls, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.dd_reads, 4 + 4 + 3);   /* a full budget reads no extra qword */
     for (unsigned k = 0; k < 10; k++)
         CU_ASSERT(memcmp(seen[k].head, make_frame(60, k), 60) == 0);
     fake_log_clear(d);
@@ -419,29 +419,29 @@ static void test_multi_descriptor_dropped(void)
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.len, 60);
     CU_ASSERT(memcmp(seen[0].head, make_frame(60, 2), 60) == 0);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 1);
-    CU_ASSERT_EQUAL(q.stats.descs, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.descs, 3);
     /* the top-up re-posts 511 (new), 0 and 1 (the dropped frame's buffers,
      * with their addresses written again) */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc") - allocs, 1);
-    CU_ASSERT_EQUAL(q.stats.reused, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 2);
     CU_ASSERT_EQUAL(q.ring[0].pkt_addr, bus0);
     CU_ASSERT_EQUAL(q.ring[1].pkt_addr, bus1);
     CU_ASSERT_EQUAL(q.ring[0].hdr_addr, 0);
-    CU_ASSERT_PTR_NULL(q.slot[2]);
+    CU_ASSERT_PTR_NULL(q.rx.slot[2]);
 
     /* a frame cut between polls: its pieces are dropped across them */
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 2048, 0), 1);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 2);
-    CU_ASSERT_EQUAL(q.discarding, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 2);
+    CU_ASSERT_EQUAL(q.rx.discarding, 1);
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 1000, 0), 1);
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 500, IXGBE_RXDADV_STAT_EOP | IXGBE_RXDADV_ERR_RXE), 1);
     inject(70, 3);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 3);
-    CU_ASSERT_EQUAL(q.discarding, 0);
-    CU_ASSERT_EQUAL(q.stats.multi_desc, 2);          /* counted once per frame */
-    CU_ASSERT_EQUAL(q.stats.errors, 0);              /* errors of a discarded frame: not counted */
+    CU_ASSERT_EQUAL(q.rx.discarding, 0);
+    CU_ASSERT_EQUAL(q.rx.stats.multi_desc, 2);       /* counted once per frame */
+    CU_ASSERT_EQUAL(q.rx.stats.errors, 0);           /* errors of a discarded frame: not counted */
     CU_ASSERT_EQUAL_FATAL(nseen, 2);
     CU_ASSERT_EQUAL(seen[1].pkt.len, 70);
     CU_ASSERT_EQUAL(d->nic_errors, 0);
@@ -462,13 +462,13 @@ static void test_errors(void)
     /* nothing in the frame */
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 0, IXGBE_RXDADV_STAT_EOP), 1);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 5);
-    CU_ASSERT_EQUAL(q.stats.errors, 1);
-    CU_ASSERT_EQUAL(q.stats.length_errors, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.errors, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.length_errors, 1);
     /* a length beyond the 2 KB buffer is never believed (nor copied) */
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 2049, IXGBE_RXDADV_STAT_EOP), 1);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.stats.length_errors, 2);
-    CU_ASSERT_EQUAL(q.stats.packets, 3);
+    CU_ASSERT_EQUAL(q.rx.stats.length_errors, 2);
+    CU_ASSERT_EQUAL(q.rx.stats.packets, 3);
     CU_ASSERT_EQUAL_FATAL(nseen, 3);
     CU_ASSERT_EQUAL(seen[0].pkt.errors, IXGBE_RXDADV_ERR_IPE);
     CU_ASSERT_EQUAL(seen[1].pkt.errors, IXGBE_RXDADV_ERR_TCPE);
@@ -480,9 +480,9 @@ static void test_errors(void)
     /* only the delivered frames were copied; every slot kept its buffer
      * (drops, copies): the first top-up re-posted 511 (new) and 0..3, the
      * second slot 4 */
-    CU_ASSERT_EQUAL(d->copy_from_bytes, 3 * (200 + E1000_NET_IP_ALIGN));
+    CU_ASSERT_EQUAL(d->copy_from_bytes, 3 * (200 + PKTBUF_NET_IP_ALIGN));
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc") - allocs, 1);
-    CU_ASSERT_EQUAL(q.stats.reused, 5);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, 5);
     take_down();
 
     /* status bits and the VLAN field are passed on as written back */
@@ -503,15 +503,15 @@ static void test_fcs_not_stripped(void)
 {
     /* crc_strip 0: the NIC leaves the FCS in the buffer and PKT_LEN */
     CU_ASSERT_EQUAL_FATAL(bring_up_q(NULL, 0, 0), 0);
-    CU_ASSERT_EQUAL(q.fcs, 4);
+    CU_ASSERT_EQUAL(q.rx.fcs, 4);
     inject(60, 1);
     CU_ASSERT_EQUAL(q.ring[0].hdr_addr >> 32, 64);
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 4, IXGBE_RXDADV_STAT_EOP), 1);  /* FCS only */
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 2);
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.len, 60);
-    CU_ASSERT_EQUAL(q.stats.bytes, 60);
-    CU_ASSERT_EQUAL(q.stats.length_errors, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.bytes, 60);
+    CU_ASSERT_EQUAL(q.rx.stats.length_errors, 1);
     take_down();
 
     /* stripped (the default): PKT_LEN is the frame */
@@ -539,7 +539,7 @@ static int copybreak_one(uint32_t cb, uint32_t len)
         return -1;
     hold = 1;
     uint64_t bus0 = q.ring[0].pkt_addr;
-    struct e1000_buf *b0 = q.slot[0];
+    struct pktbuf *b0 = q.rx.slot[0];
     void *buf0 = b0->data;
     uint64_t allocs = fake_cost_count(d, "skb_alloc");
     inject(len, len);
@@ -549,42 +549,42 @@ static int copybreak_one(uint32_t cb, uint32_t len)
     CU_ASSERT_EQUAL(p->len, len);
     CU_ASSERT(memcmp(p->data, make_frame(len, len), len) == 0);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), allocs + 1);  /* slot 511 */
-    CU_ASSERT_EQUAL(q.next_to_use, 0);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 0);
     int copied = p->copied;
     if (copied) {
-        struct e1000_buf *b = p->cookie;
+        struct pktbuf *b = p->cookie;
         CU_ASSERT_EQUAL(b->small, 1);
         CU_ASSERT_PTR_NOT_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, b->bus);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 1);
         /* the frame and the NET_IP_ALIGN bytes before it, from the DMA
          * buffer into the new one */
-        CU_ASSERT_EQUAL(d->copy_from_bytes, len + E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->copy_to_bytes, len + E1000_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_from_bytes, len + PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->copy_to_bytes, len + PKTBUF_NET_IP_ALIGN);
         long f = fake_find(d, FAKE_COPY_FROM, 0, 0), t = fake_find(d, FAKE_COPY_TO, 0, 0);
         CU_ASSERT_FATAL(f >= 0 && t > f);
-        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - E1000_NET_IP_ALIGN);
-        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - E1000_NET_IP_ALIGN);
-        CU_ASSERT_PTR_EQUAL(q.slot[0], b0);         /* the DMA buffer stayed in the ring */
-        CU_ASSERT_EQUAL(q.stats.copybreak, 1);
+        CU_ASSERT_EQUAL(d->log[f].addr, (uintptr_t)buf0 - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)p->data - PKTBUF_NET_IP_ALIGN);
+        CU_ASSERT_PTR_EQUAL(q.rx.slot[0], b0);      /* the DMA buffer stayed in the ring */
+        CU_ASSERT_EQUAL(q.rx.stats.copybreak, 1);
     } else {
         CU_ASSERT_PTR_EQUAL(p->data, buf0);
         CU_ASSERT_EQUAL(p->bus, bus0);
         CU_ASSERT_PTR_EQUAL(p->cookie, b0);
         CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc_small"), 0);
         CU_ASSERT_EQUAL(d->copy_from_bytes, 0);
-        CU_ASSERT_PTR_NULL(q.slot[0]);              /* handed over: the slot is empty */
+        CU_ASSERT_PTR_NULL(q.rx.slot[0]);           /* handed over: the slot is empty */
     }
     /* a dropped frame in slot 1 lets the top-up come round to slot 0 */
     CU_ASSERT_EQUAL(fake_ix_rx_desc(d, 0, 64, IXGBE_RXDADV_STAT_EOP | IXGBE_RXDADV_ERR_RXE), 1);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
-    CU_ASSERT_EQUAL(q.next_to_use, 1);
-    CU_ASSERT_EQUAL(q.stats.reused, copied ? 1u : 0u);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.reused, copied ? 1u : 0u);
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_alloc"), allocs + (copied ? 1 : 2));
     CU_ASSERT_EQUAL(q.ring[0].pkt_addr == bus0, copied);
     free_held();
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 1);
-    CU_ASSERT_EQUAL(q.pool->in_use, 512);          /* 511 posted + slot 1's kept buffer */
+    CU_ASSERT_EQUAL(q.rx.pool->in_use, 512);       /* 511 posted + slot 1's kept buffer */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     take_down();
     return copied;
@@ -615,14 +615,14 @@ static void test_copybreak_without_small_buffer(void)
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.copied, 0);
-    CU_ASSERT_EQUAL(q.stats.copy_fails, 1);
-    CU_ASSERT_EQUAL(q.stats.alloc_fails, 1);
-    CU_ASSERT_EQUAL(q.posted, 510);
-    CU_ASSERT_PTR_NULL(q.slot[0]);
+    CU_ASSERT_EQUAL(q.rx.stats.copy_fails, 1);
+    CU_ASSERT_EQUAL(q.rx.stats.alloc_fails, 1);
+    CU_ASSERT_EQUAL(q.rx.posted, 510);
+    CU_ASSERT_PTR_NULL(q.rx.slot[0]);
     free_held();                                    /* the next top-up re-posts it */
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 0);
-    CU_ASSERT_EQUAL(q.posted, 511);
-    CU_ASSERT_PTR_NOT_NULL(q.slot[511]);
+    CU_ASSERT_EQUAL(q.rx.posted, 511);
+    CU_ASSERT_PTR_NOT_NULL(q.rx.slot[511]);
     take_down();
 }
 
@@ -635,15 +635,15 @@ static void test_rdt_batching(void)
         inject(60, k);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 15);
     CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 0);    /* 15 re-posted: not yet */
-    CU_ASSERT_EQUAL(q.since_rdt, 15);
-    CU_ASSERT_EQUAL(q.posted, 511);
+    CU_ASSERT_EQUAL(q.rx.since_rdt, 15);
+    CU_ASSERT_EQUAL(q.rx.posted, 511);
     CU_ASSERT_EQUAL(ixgbe_rx_nic_owned(&q), 511 - 15);
     inject(60, 15);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
     CU_ASSERT_EQUAL_FATAL(count_w32(IXGBE_RDT(0)), 1);
     long t = fake_find(d, FAKE_W32, IXGBE_RDT(0), 0);
     /* 16 re-posted (511, 0..14): RDT = next_to_use = 15 */
-    CU_ASSERT_EQUAL(q.next_to_use, 15);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 15);
     CU_ASSERT_EQUAL(d->log[t].val, 15);
     CU_ASSERT_EQUAL(d->log[t - 1].kind, FAKE_WMB);
     CU_ASSERT_EQUAL(d->log[t - 2].kind, FAKE_MEMW);
@@ -670,9 +670,9 @@ static void test_rdt_batching(void)
         polls++;
     }
     CU_ASSERT_EQUAL(nseen, 1000);
-    CU_ASSERT_EQUAL(q.stats.refills, 511 + 1000);
+    CU_ASSERT_EQUAL(q.rx.stats.refills, 511 + 1000);
     CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 1000 / 16);
-    CU_ASSERT_EQUAL(q.since_rdt, 1000 % 16);
+    CU_ASSERT_EQUAL(q.rx.since_rdt, 1000 % 16);
     unsigned k = 1;
     for (size_t i = 0; i < d->log_n; i++) {
         if (d->log[i].kind != FAKE_W32 || d->log[i].reg != IXGBE_RDT(0))
@@ -710,14 +710,14 @@ static void prefetch_case(int p1, int p2, int p5)
     CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
     void *data[5];
     for (unsigned k = 0; k < 5; k++)
-        data[k] = q.slot[k]->data;
+        data[k] = q.rx.slot[k]->data;
     for (unsigned k = 0; k < 3; k++)
         inject(k == 1 ? 1000 : 60, k);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 3);
     CU_ASSERT_EQUAL_FATAL(nseen, 3);
     unsigned per = (unsigned)(p1 + p2 + p5);
     CU_ASSERT_EQUAL(d->prefetches, 3 * per);
-    CU_ASSERT_EQUAL(q.stats.prefetches, 3 * per);
+    CU_ASSERT_EQUAL(q.rx.stats.prefetches, 3 * per);
     for (unsigned k = 0; k < 3; k++) {
         /* after the DD read of descriptor k and its barrier, and the read of
          * its rx_buffer entry, before anything else of it */
@@ -729,7 +729,7 @@ static void prefetch_case(int p1, int p2, int p5)
         CU_ASSERT_FATAL(r >= 0 && n == 1);
         CU_ASSERT_EQUAL(d->log[r + 1].kind, FAKE_RMB);
         CU_ASSERT_EQUAL(d->log[r + 2].kind, FAKE_TOUCH);
-        CU_ASSERT_EQUAL(d->log[r + 2].addr, (uintptr_t)q.info + k * IXGBE_RX_BUFFER_INFO_BYTES);
+        CU_ASSERT_EQUAL(d->log[r + 2].addr, (uintptr_t)q.rx.info + k * IXGBE_RX_BUFFER_INFO_BYTES);
         uintptr_t want[3];
         unsigned nw = 0;
         if (p2)
@@ -777,7 +777,7 @@ static void test_prefetch_next_header_only_when_posted(void)
     CU_ASSERT_EQUAL(fake_ix_rx(d, 0, make_frame(60, 99), 60, 0), 0);   /* no room: missed */
     CU_ASSERT_EQUAL(d->rx_missed, 1);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 63);
-    CU_ASSERT_EQUAL(q.posted, 0);                   /* pool empty: nothing re-posted */
+    CU_ASSERT_EQUAL(q.rx.posted, 0);                /* pool empty: nothing re-posted */
     CU_ASSERT_EQUAL(d->prefetches, 62);
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     free_held();
@@ -801,7 +801,7 @@ static void test_repost_writes_both_qwords(void)
     fake_log_clear(d);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 2);
     /* top-up: 511 (new buffer), then 0 (its own buffer again) */
-    CU_ASSERT_EQUAL(q.next_to_use, 1);
+    CU_ASSERT_EQUAL(q.rx.next_to_use, 1);
     CU_ASSERT_EQUAL(q.ring[0].pkt_addr, bus0);
     CU_ASSERT_EQUAL(q.ring[0].hdr_addr, 0);
     long w0 = -1, w1 = -1;
@@ -853,9 +853,9 @@ static void test_wrap_around(void)
         CU_ASSERT_EQUAL(seen[i].pkt.copied, len <= 128);
         CU_ASSERT(memcmp(seen[i].head, make_frame(len, i), len < 64 ? len : 64) == 0);
     }
-    CU_ASSERT(q.stats.descs > 10 * 64);
-    CU_ASSERT_EQUAL(q.pool->in_use, 63);            /* every delivered buffer came back */
-    CU_ASSERT(q.pool->nbufs <= 3 * 64);             /* recycled, not grown without end */
+    CU_ASSERT(q.rx.stats.descs > 10 * 64);
+    CU_ASSERT_EQUAL(q.rx.pool->in_use, 63);         /* every delivered buffer came back */
+    CU_ASSERT(q.rx.pool->nbufs <= 3 * 64);          /* recycled, not grown without end */
     CU_ASSERT_EQUAL(d->ix.stale_rx, 0);             /* no descriptor posted with a DD left */
     CU_ASSERT_EQUAL(d->bad_accesses, 0);
     CU_ASSERT_EQUAL(d->nic_errors, 0);
@@ -874,7 +874,7 @@ static void test_teardown(void)
     CU_ASSERT_EQUAL(d->log[t].val & IXGBE_RXDCTL_ENABLE, 0);
     CU_ASSERT(fake_find(d, FAKE_R32, IXGBE_RXDCTL(0), 0) > t);   /* disable read back */
     CU_ASSERT_EQUAL(fake_cost_count(d, "skb_free"), 511);
-    CU_ASSERT_PTR_NULL(q.slot);
+    CU_ASSERT_PTR_NULL(q.rx.slot);
     CU_ASSERT_EQUAL(fake_ix_rx(d, 0, make_frame(60, 1), 60, 0), 0);   /* queue off */
     ixgbe_rxq_teardown(&q);                         /* twice: harmless */
     fake_destroy(d);
@@ -924,7 +924,7 @@ static void test_forward_rx_to_tx(void)
         CU_ASSERT(memcmp(d_out->frames[k].data, make_frame(60 + k * 30, k), 60 + k * 30) == 0);
     }
     CU_ASSERT_EQUAL(d_out->nic_errors, 0);
-    CU_ASSERT_EQUAL(q.pool->in_use, 511);           /* every forwarded buffer came back */
+    CU_ASSERT_EQUAL(q.rx.pool->in_use, 511);        /* every forwarded buffer came back */
     ixgbe_txq_teardown(&txq, NULL, NULL);
     fake_destroy(d_out);
     take_down();
@@ -966,7 +966,7 @@ static void test_buffer_metadata_touches(void)
     }
     struct ixgbe_rx_opts o;
     ixgbe_rx_default_opts(&o);
-    o.meta_free_touch = E1000_BUF_META_BYTES + 1;
+    o.meta_free_touch = PKTBUF_META_BYTES + 1;
     d = new_dev();
     CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
     CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, &o, NULL), IXGBE_ERR_PARAM);

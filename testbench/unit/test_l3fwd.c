@@ -170,7 +170,7 @@ static void test_ipv6_and_drops(void)
 {
     for (int path = 0; path < 2; path++) {
         up(path ? L3FWD_MULTI : L3FWD_SCALAR, 8);
-        uint32_t in_use = rxq[0].pool->in_use;
+        uint32_t in_use = rxq[0].rx.pool->in_use;
         inject(6, 1);
         inject(4, 9);
         inject(0, 255);
@@ -183,7 +183,7 @@ static void test_ipv6_and_drops(void)
         CU_ASSERT_EQUAL(d[1]->frames[0].data[21], 63);
         CU_ASSERT(memcmp(d[0]->frames[0].data, PEER[0], 6) == 0);
         /* the two dropped buffers are back; the two sent ones come back at TX clean */
-        CU_ASSERT_EQUAL(rxq[0].pool->in_use, in_use + 2);
+        CU_ASSERT_EQUAL(rxq[0].rx.pool->in_use, in_use + 2);
         CU_ASSERT_EQUAL(ixgbe_tx_clean(&txq[1], NULL, NULL) + ixgbe_tx_clean(&txq[0], NULL, NULL), 2);
         down();
     }

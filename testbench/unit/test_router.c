@@ -82,7 +82,7 @@ static void ports_down(void)
             e1000_txq_teardown(&txq[i], router_tx_done, &r.ctx[i]);
     }
     for (int i = 0; i < NP; i++)
-        if (rxq[i].slot)
+        if (rxq[i].rx.slot)
             e1000_rxq_teardown(&rxq[i]);
     for (int i = NP - 1; i >= 0; i--) {
         fake_destroy(pd[i]);
@@ -194,8 +194,8 @@ static void check_forwarded(unsigned p, size_t k, const struct flow *f, uint32_t
 static unsigned ring_bufs(const struct e1000_rxq *q)
 {
     unsigned n = 0;
-    for (uint32_t i = 0; i < q->count; i++)
-        n += q->slot[i] != NULL;
+    for (uint32_t i = 0; i < q->rx.count; i++)
+        n += q->rx.slot[i] != NULL;
     return n;
 }
 
@@ -254,7 +254,7 @@ static void test_forward_and_rewrite(void)
     /* every buffer came back: reclaimed by eth1's TX clean ("skb_free" there) */
     CU_ASSERT_EQUAL(txq[1].stats.reclaimed, 5);
     CU_ASSERT_EQUAL(fake_cost_count(pd[1], "skb_free"), 5);
-    CU_ASSERT_EQUAL(rxq[0].pool->in_use, ring_bufs(&rxq[0]));
+    CU_ASSERT_EQUAL(rxq[0].rx.pool->in_use, ring_bufs(&rxq[0]));
     /* interrupts back on */
     CU_ASSERT_EQUAL(fake_reg_get(pd[0], E1000_IMS), E1000_IMS_ENABLE_MASK);
     CU_ASSERT_EQUAL(r.napi.state, E1000_NAPI_WAIT);
@@ -415,7 +415,7 @@ static void test_drops(void)
     check_forwarded(1, 0, &f, 60, 0);
     /* every dropped frame's buffer was freed at once */
     CU_ASSERT_EQUAL(fake_cost_count(pd[0], "skb_free"), 10);
-    CU_ASSERT_EQUAL(rxq[0].pool->in_use, ring_bufs(&rxq[0]));
+    CU_ASSERT_EQUAL(rxq[0].rx.pool->in_use, ring_bufs(&rxq[0]));
     stop();
 }
 
@@ -443,7 +443,7 @@ static void test_ring_full_drops(void)
     run();
     CU_ASSERT_EQUAL(pd[1]->nframes, 45);
     CU_ASSERT_EQUAL(fake_cost_count(pd[1], "skb_free"), 45);
-    CU_ASSERT_EQUAL(rxq[0].pool->in_use, ring_bufs(&rxq[0]));
+    CU_ASSERT_EQUAL(rxq[0].rx.pool->in_use, ring_bufs(&rxq[0]));
     /* room again: forwarding resumes */
     struct flow f = flow_n(0);
     inject(0, &f, 60);
@@ -667,7 +667,7 @@ static void test_copybreak_buffers_on_the_wire(void)
             check_forwarded(1, k, &f, 60, 0);
         }
         CU_ASSERT_EQUAL(fake_cost_count(pd[0], "skb_alloc_small"), cb ? 4u : 0u);
-        CU_ASSERT_EQUAL(rxq[0].pool->in_use, ring_bufs(&rxq[0]));
+        CU_ASSERT_EQUAL(rxq[0].rx.pool->in_use, ring_bufs(&rxq[0]));
         stop();
     }
 }

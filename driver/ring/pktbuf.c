@@ -1,26 +1,25 @@
-/* Packet buffers (the skb allocator model); see e1000_buf.h. */
-#include "e1000_buf.h"
-#include "e1000_dev.h"
+/* Packet buffers (the skb allocator model); see pktbuf.h. */
+#include "pktbuf.h"
 #include <stdlib.h>
 
 /* One growth step: n buffers of one kind, their data and metadata blocks. */
-struct e1000_bufpool_chunk {
-    struct e1000_bufpool_chunk *next;
-    struct e1000_buf *bufs;
+struct pktbuf_chunk {
+    struct pktbuf_chunk *next;
+    struct pktbuf *bufs;
     uint32_t n;
 };
 
-int e1000_bufpool_init(struct e1000_bufpool *p, struct plat_dev *pd, uint32_t small_size,
-                       uint32_t max_bufs)
+int pktbuf_pool_init(struct pktbuf_pool *p, struct plat_dev *pd, uint32_t small_size,
+                     uint32_t max_bufs)
 {
-    if (!p || !pd || small_size > E1000_BUF_SIZE)
-        return E1000_ERR_PARAM;
-    *p = (struct e1000_bufpool){
+    if (!p || !pd || small_size > PKTBUF_SIZE)
+        return -1;
+    *p = (struct pktbuf_pool){
         .pd = pd,
         .small_size = (small_size + 63u) & ~63u,
         .max_bufs = max_bufs,
-        .alloc_touch = E1000_BUF_ALLOC_TOUCH,
-        .free_touch = E1000_BUF_FREE_TOUCH,
+        .alloc_touch = PKTBUF_ALLOC_TOUCH,
+        .free_touch = PKTBUF_FREE_TOUCH,
     };
     p->c_alloc = plat_cost_id(pd, "skb_alloc");
     p->c_alloc_small = plat_cost_id(pd, "skb_alloc_small");
@@ -28,11 +27,11 @@ int e1000_bufpool_init(struct e1000_bufpool *p, struct plat_dev *pd, uint32_t sm
     return 0;
 }
 
-void e1000_bufpool_fini(struct e1000_bufpool *p)
+void pktbuf_pool_fini(struct pktbuf_pool *p)
 {
-    struct e1000_bufpool_chunk *c = p->chunks;
+    struct pktbuf_chunk *c = p->chunks;
     while (c) {
-        struct e1000_bufpool_chunk *next = c->next;
+        struct pktbuf_chunk *next = c->next;
         free(c->bufs);
         free(c);
         c = next;
@@ -41,27 +40,27 @@ void e1000_bufpool_fini(struct e1000_bufpool *p)
     p->free_big = p->free_small = NULL;
 }
 
-/* Add up to E1000_BUF_CHUNK buffers of one kind to its free list. */
-static int grow(struct e1000_bufpool *p, int small)
+/* Add up to PKTBUF_CHUNK buffers of one kind to its free list. */
+static int grow(struct pktbuf_pool *p, int small)
 {
-    uint32_t n = E1000_BUF_CHUNK;
+    uint32_t n = PKTBUF_CHUNK;
     if (p->max_bufs) {
         if (p->nbufs >= p->max_bufs)
             return 0;
         if (n > p->max_bufs - p->nbufs)
             n = p->max_bufs - p->nbufs;
     }
-    uint32_t size = small ? p->small_size : E1000_BUF_SIZE;
+    uint32_t size = small ? p->small_size : PKTBUF_SIZE;
     uint32_t stride = 64;       /* the kmalloc object: a power of two, aligned to itself */
-    while (stride < size + E1000_BUF_HEADROOM)
+    while (stride < size + PKTBUF_HEADROOM)
         stride <<= 1;
     uint64_t data_bus, meta_bus;
     uint8_t *data = plat_dma_alloc(p->pd, (size_t)n * stride, stride < 4096 ? 4096 : stride,
                                    &data_bus);
-    uint8_t *meta = data ? plat_dma_alloc(p->pd, (size_t)n * E1000_BUF_META_BYTES, 64,
+    uint8_t *meta = data ? plat_dma_alloc(p->pd, (size_t)n * PKTBUF_META_BYTES, 64,
                                           &meta_bus) : NULL;
-    struct e1000_bufpool_chunk *c = calloc(1, sizeof *c);
-    struct e1000_buf *bufs = calloc(n, sizeof *bufs);
+    struct pktbuf_chunk *c = calloc(1, sizeof *c);
+    struct pktbuf *bufs = calloc(n, sizeof *bufs);
     if (!data || !meta || !c || !bufs) {
         free(c);
         free(bufs);
@@ -72,13 +71,13 @@ static int grow(struct e1000_bufpool *p, int small)
     c->n = n;
     c->next = p->chunks;
     p->chunks = c;
-    struct e1000_buf **head = small ? &p->free_small : &p->free_big;
+    struct pktbuf **head = small ? &p->free_small : &p->free_big;
     /* Lowest addresses first off the free list. */
     for (uint32_t i = n; i-- > 0;) {
-        struct e1000_buf *b = &bufs[i];
-        b->data = data + (size_t)i * stride + E1000_BUF_HEADROOM;
-        b->bus = data_bus + (uint64_t)i * stride + E1000_BUF_HEADROOM;
-        b->meta = meta + (size_t)i * E1000_BUF_META_BYTES;
+        struct pktbuf *b = &bufs[i];
+        b->data = data + (size_t)i * stride + PKTBUF_HEADROOM;
+        b->bus = data_bus + (uint64_t)i * stride + PKTBUF_HEADROOM;
+        b->meta = meta + (size_t)i * PKTBUF_META_BYTES;
         b->size = size;
         b->small = (uint8_t)small;
         b->pool = p;
@@ -90,14 +89,14 @@ static int grow(struct e1000_bufpool *p, int small)
     return 1;
 }
 
-static struct e1000_buf *take(struct e1000_bufpool *p, int small)
+static struct pktbuf *take(struct pktbuf_pool *p, int small)
 {
-    struct e1000_buf **head = small ? &p->free_small : &p->free_big;
+    struct pktbuf **head = small ? &p->free_small : &p->free_big;
     if (!*head && !grow(p, small)) {
         p->stats.fails++;
         return NULL;
     }
-    struct e1000_buf *b = *head;
+    struct pktbuf *b = *head;
     *head = b->next;
     b->next = NULL;
     b->in_use = 1;
@@ -108,45 +107,46 @@ static struct e1000_buf *take(struct e1000_bufpool *p, int small)
     return b;
 }
 
-struct e1000_buf *e1000_buf_alloc(struct e1000_bufpool *p)
+struct pktbuf *pktbuf_alloc(struct pktbuf_pool *p)
 {
-    struct e1000_buf *b = take(p, 0);
+    struct pktbuf *b = take(p, 0);
     if (b)
         p->stats.allocs++;
     return b;
 }
 
-struct e1000_buf *e1000_buf_alloc_small(struct e1000_bufpool *p)
+struct pktbuf *pktbuf_alloc_small(struct pktbuf_pool *p)
 {
     if (!p->small_size) {
         p->stats.fails++;
         return NULL;
     }
-    struct e1000_buf *b = take(p, 1);
+    struct pktbuf *b = take(p, 1);
     if (b)
         p->stats.small_allocs++;
     return b;
 }
 
-struct e1000_buf *e1000_buf_copy_small(struct e1000_bufpool *p, struct plat_dev *pd,
-                                       const struct e1000_buf *b, uint32_t len)
+struct pktbuf *pktbuf_copy_small(struct pktbuf_pool *p, struct plat_dev *pd,
+                                 const struct pktbuf *b, uint32_t len)
 {
-    struct e1000_buf *s = e1000_buf_alloc_small(p);
+    struct pktbuf *s = pktbuf_alloc_small(p);
     if (!s)
         return NULL;
-    uint8_t tmp[E1000_BUF_SIZE + E1000_NET_IP_ALIGN];
-    const uint8_t *src = (const uint8_t *)b->data - E1000_NET_IP_ALIGN;
-    plat_mem_copy_from(pd, tmp, src, len + E1000_NET_IP_ALIGN);
-    plat_mem_copy_to(pd, (uint8_t *)s->data - E1000_NET_IP_ALIGN, tmp, len + E1000_NET_IP_ALIGN);
+    uint8_t tmp[PKTBUF_SIZE + PKTBUF_NET_IP_ALIGN];
+    const uint8_t *src = (const uint8_t *)b->data - PKTBUF_NET_IP_ALIGN;
+    plat_mem_copy_from(pd, tmp, src, len + PKTBUF_NET_IP_ALIGN);
+    plat_mem_copy_to(pd, (uint8_t *)s->data - PKTBUF_NET_IP_ALIGN, tmp, len + PKTBUF_NET_IP_ALIGN);
     return s;
 }
 
-void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b)
+void pktbuf_free(struct plat_dev *pd, struct pktbuf *b)
 {
-    struct e1000_bufpool *p = b->pool;
+    struct pktbuf_pool *p = b->pool;
     if (!pd)
         pd = p->pd;
     if (!b->in_use) {           /* a double free would corrupt the free list */
+        /* "e1000:" as when the pool was the e1000 core's: the log stays as it was */
         plat_log(pd, "e1000: buffer at 0x%llx freed twice", (unsigned long long)b->bus);
         return;
     }
@@ -156,7 +156,7 @@ void e1000_buf_free(struct plat_dev *pd, struct e1000_buf *b)
     b->in_use = 0;
     p->in_use--;
     p->stats.frees++;
-    struct e1000_buf **head = b->small ? &p->free_small : &p->free_big;
+    struct pktbuf **head = b->small ? &p->free_small : &p->free_big;
     b->next = *head;
     *head = b;
 }
