@@ -45,7 +45,20 @@ static double num(const cJSON *pt, const char *name, int *ok)
     return *ok ? v->valuedouble : 0;
 }
 
-int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *err, size_t errlen)
+/* One plot in the making: what it shows and its temporary files (the data
+ * and gnuplot's stderr in a folder of their own, the image at PATH.tmp
+ * until gnuplot has succeeded). */
+typedef struct plot {
+    const sweep_spec *s;
+    int png;                    /* else SVG */
+    int xnum;                   /* the first key's values are numbers (else tic labels) */
+    long nseries;
+    char labels[64][256];
+    char dir[24], data[64], log[64], tmp[4200];
+} plot;
+
+/* The format by the file's extension: 1 PNG, 0 SVG, -1 neither (err). */
+static int plot_format(const char *path, char *err, size_t errlen)
 {
     const char *ext = strrchr(path, '.');
     int png = ext && !strcmp(ext, ".png");
@@ -53,55 +66,59 @@ int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *e
         snprintf(err, errlen, "--plot %s: expected a file name ending in .svg or .png", path);
         return -1;
     }
-    if (s->nk < 1) {
-        snprintf(err, errlen, "--plot: nothing was swept");
-        return -1;
-    }
-    char dir[] = "/tmp/nicsim_plot_XXXXXX";
-    if (!mkdtemp(dir)) {
+    return png;
+}
+
+/* The temporary folder and the names of the files in it, and PATH.tmp.
+ * 0, or -1 (err). */
+static int plot_make_dir(plot *pl, const char *path, char *err, size_t errlen)
+{
+    snprintf(pl->dir, sizeof pl->dir, "/tmp/nicsim_plot_XXXXXX");
+    if (!mkdtemp(pl->dir)) {
         snprintf(err, errlen, "--plot: cannot make a temporary folder: %s", strerror(errno));
         return -1;
     }
-    char data[64], tmp[4200];
-    snprintf(data, sizeof data, "%s/data", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    const sweep_key *kx = &s->keys[0];
-    int xnum = numeric(kx);
-    FILE *d = fopen(data, "w");
-    /* a series per combination of the other keys' values (the first key
-     * varies slowest, so point i belongs to series i % nseries) */
-    long nseries = s->zip ? 1 : s->npts / kx->n;
-    if (nseries > 64) {
-        snprintf(err, errlen, "--plot: %ld series (the other keys' combinations): at most 64", nseries);
-        if (d)
-            fclose(d);
-        unlink(data);
-        rmdir(dir);
-        return -1;
-    }
-    char labels[64][256];
-    for (long sr = 0; sr < nseries; sr++) {
+    snprintf(pl->data, sizeof pl->data, "%s/data", pl->dir);
+    snprintf(pl->log, sizeof pl->log, "%s/log", pl->dir);
+    snprintf(pl->tmp, sizeof pl->tmp, "%s.tmp", path);
+    return 0;
+}
+
+/* A legend label per series: the other keys' settings that vary (with one
+ * value a key tells the series nothing), "measured" when none does. */
+static void series_labels(plot *pl)
+{
+    const sweep_spec *s = pl->s;
+    for (long sr = 0; sr < pl->nseries; sr++) {
         char bufs[SWEEP_MAX_KEYS][512];
         char *ov[SWEEP_MAX_KEYS];
         sweep_spec_point(s, sr, bufs, ov);
-        size_t l = 0;
-        labels[sr][0] = 0;
+        char *label = pl->labels[sr];
+        size_t l = 0, n = sizeof pl->labels[sr];
+        label[0] = 0;
         for (int k = 1; k < s->nk && !s->zip; k++)
-            if (s->keys[k].n > 1 && l < sizeof labels[sr])
-                l += (size_t)snprintf(labels[sr] + l, sizeof labels[sr] - l, "%s%s", l ? " " : "", ov[k]);
-        if (!labels[sr][0])
-            snprintf(labels[sr], sizeof labels[sr], "measured");
+            if (s->keys[k].n > 1 && l < n)
+                l += (size_t)snprintf(label + l, n - l, "%s%s", l ? " " : "", ov[k]);
+        if (!label[0])
+            snprintf(label, n, "measured");
     }
-    /* one gnuplot data block per series: x, measured kpps, wire kpps */
-    for (long sr = 0; d && sr < nseries; sr++) {
-        for (long i = sr; i < s->npts; i += nseries) {
+}
+
+/* One gnuplot data block per series: x, measured kpps, wire kpps.  A
+ * non-numeric x is the point's index and its value (for xtic); a failed
+ * point is NaN, a gap in the line. */
+static void write_plot_data(FILE *d, const plot *pl, cJSON *const *pts)
+{
+    const sweep_spec *s = pl->s;
+    for (long sr = 0; sr < pl->nseries; sr++) {
+        for (long i = sr; i < s->npts; i += pl->nseries) {
             char bufs[SWEEP_MAX_KEYS][512];
             char *ov[SWEEP_MAX_KEYS];
             sweep_spec_point(s, i, bufs, ov);
             int ok1, ok2;
             double pps = num(pts[i], "tx_pps", &ok1), wire = num(pts[i], "wire_pps", &ok2);
             const char *xv = strchr(ov[0], '=') + 1;
-            if (xnum)
+            if (pl->xnum)
                 fprintf(d, "%s ", xv);
             else
                 fprintf(d, "%ld \"%s\" ", i, xv);
@@ -112,52 +129,96 @@ int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *e
         }
         fprintf(d, "\n\n");
     }
-    if (!d || fclose(d) != 0) {
-        snprintf(err, errlen, "--plot: cannot write %s", data);
-        rmdir(dir);
-        return -1;
-    }
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "gnuplot 2>%s/log", dir);
-    FILE *g = popen(cmd, "w");
-    if (!g) {
-        snprintf(err, errlen, "--plot: cannot run gnuplot (Debian: gnuplot-nox)");
-        unlink(data);
-        rmdir(dir);
-        return -1;
-    }
-    fprintf(g, "set terminal %s size 900,560 font \"sans,11\"\n", png ? "pngcairo" : "svg dynamic");
-    fprintf(g, "set output '%s'\n", tmp);
+}
+
+/* The gnuplot program: the terminal, axes with units, a line per series,
+ * and the wire speed dashed (from series 0's data block). */
+static void write_gnuplot_script(FILE *g, const plot *pl)
+{
+    const sweep_key *kx = &pl->s->keys[0];
+    fprintf(g, "set terminal %s size 900,560 font \"sans,11\"\n", pl->png ? "pngcairo" : "svg dynamic");
+    fprintf(g, "set output '%s'\n", pl->tmp);
     const char *u = unit_of(kx->name);
     fprintf(g, "set xlabel '%s%s%s%s'\n", kx->name, u ? " (" : "", u ? u : "", u ? ")" : "");
     fprintf(g, "set ylabel 'transmitted (kpps)'\nset grid\nset key top right box opaque\nset yrange [0:*]\n");
-    fprintf(g, "set title '%s' noenhanced\n", s->scenario);
-    const char *xcol = xnum ? "1" : "1:xtic(2)";
-    int ycol = xnum ? 2 : 3;
+    fprintf(g, "set title '%s' noenhanced\n", pl->s->scenario);
+    const char *xcol = pl->xnum ? "1" : "1:xtic(2)";
+    int ycol = pl->xnum ? 2 : 3;
     fprintf(g, "plot ");
-    for (long sr = 0; sr < nseries; sr++)
-        fprintf(g, "'%s' index %ld using %s:%d with linespoints pt 7 title '%s' noenhanced, ", data, sr, xcol, ycol,
-                labels[sr]);
-    fprintf(g, "'%s' index 0 using %s:%d with lines dt 2 lc rgb 'gray40' title 'wire speed'\n", data, xcol,
+    for (long sr = 0; sr < pl->nseries; sr++)
+        fprintf(g, "'%s' index %ld using %s:%d with linespoints pt 7 title '%s' noenhanced, ", pl->data, sr, xcol,
+                ycol, pl->labels[sr]);
+    fprintf(g, "'%s' index 0 using %s:%d with lines dt 2 lc rgb 'gray40' title 'wire speed'\n", pl->data, xcol,
             ycol + 1);
+}
+
+/* Run gnuplot on the data, then remove the temporary folder; the image
+ * replaces PATH only when gnuplot succeeded (else err gets gnuplot's first
+ * line on stderr).  0, or -1. */
+static int run_gnuplot(const plot *pl, const char *path, char *err, size_t errlen)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "gnuplot 2>%s", pl->log);
+    FILE *g = popen(cmd, "w");
+    if (!g) {
+        snprintf(err, errlen, "--plot: cannot run gnuplot (Debian: gnuplot-nox)");
+        unlink(pl->data);
+        rmdir(pl->dir);
+        return -1;
+    }
+    write_gnuplot_script(g, pl);
     int rc = pclose(g);
-    char log[64];
-    snprintf(log, sizeof log, "%s/log", dir);
-    FILE *lf = fopen(log, "r");
+    FILE *lf = fopen(pl->log, "r");
     char first[512] = "";
     if (lf) {
         if (!fgets(first, sizeof first, lf))
             first[0] = 0;
         fclose(lf);
     }
-    unlink(log);
-    unlink(data);
-    rmdir(dir);
-    if (rc != 0 || access(tmp, F_OK) != 0 || rename(tmp, path) != 0) {
+    unlink(pl->log);
+    unlink(pl->data);
+    rmdir(pl->dir);
+    if (rc != 0 || access(pl->tmp, F_OK) != 0 || rename(pl->tmp, path) != 0) {
         first[strcspn(first, "\n")] = 0;
         snprintf(err, errlen, "--plot %s: gnuplot failed%s%s", path, first[0] ? ": " : "", first);
-        unlink(tmp);
+        unlink(pl->tmp);
         return -1;
     }
     return 0;
+}
+
+int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *err, size_t errlen)
+{
+    plot pl = { .s = s };
+    pl.png = plot_format(path, err, errlen);
+    if (pl.png < 0)
+        return -1;
+    if (s->nk < 1) {
+        snprintf(err, errlen, "--plot: nothing was swept");
+        return -1;
+    }
+    if (plot_make_dir(&pl, path, err, errlen) != 0)
+        return -1;
+    pl.xnum = numeric(&s->keys[0]);
+    FILE *d = fopen(pl.data, "w");
+    /* a series per combination of the other keys' values (the first key
+     * varies slowest, so point i belongs to series i % nseries) */
+    pl.nseries = s->zip ? 1 : s->npts / s->keys[0].n;
+    if (pl.nseries > 64) {
+        snprintf(err, errlen, "--plot: %ld series (the other keys' combinations): at most 64", pl.nseries);
+        if (d)
+            fclose(d);
+        unlink(pl.data);
+        rmdir(pl.dir);
+        return -1;
+    }
+    series_labels(&pl);
+    if (d)
+        write_plot_data(d, &pl, pts);
+    if (!d || fclose(d) != 0) {
+        snprintf(err, errlen, "--plot: cannot write %s", pl.data);
+        rmdir(pl.dir);
+        return -1;
+    }
+    return run_gnuplot(&pl, path, err, errlen);
 }

@@ -242,6 +242,238 @@ static double router_kpps(const cJSON *j, double kpps_in)
     return (jnum(j, "ports", 1, "gptc") + jnum(j, "ports", 3, "gptc")) / secs / 1e3;
 }
 
+/* ---- table 1: router, RX prefetch points, copybreak, flows ---- */
+
+/* Row r of table 1 as settings of the router scenario, into ov (ovp points
+ * at them); the command line's section.key=value come last: they win
+ * (calibration).  Returns how many ovp holds. */
+static int router_row_overrides(const cli *c, const csv *t, int r, char ov[5][80], char *ovp[8])
+{
+    const char *cb = csv_get(t, r, "copybreak"), *fl = csv_get(t, r, "flows"), *pf = csv_get(t, r, "prefetch"),
+               *in0 = csv_get(t, r, "input_kpps_eth0"), *in2 = csv_get(t, r, "input_kpps_eth2");
+    snprintf(ov[0], 80, "driver.copybreak=%s", !strcmp(cb, "Y") ? "256" : "0");
+    snprintf(ov[1], 80, "gen.flows=%s", fl);
+    snprintf(ov[2], 80, "driver.prefetch_next_hdr=%s", strchr(pf, '5') ? "true" : "false");
+    snprintf(ov[3], 80, "gen.kpps=%s", in0);
+    snprintf(ov[4], 80, "gen.eth2_kpps=%s", in2);
+    for (int i = 0; i < 5; i++)
+        ovp[i] = ov[i];
+    int nov = 5;
+    for (int i = 0; i < c->n_overrides && nov < 8; i++)
+        ovp[nov++] = c->overrides[i];
+    return nov;
+}
+
+/* Run row r of table 1 and fill v: the forwarded kpps against the row's
+ * throughput, and netstat -i beside the seed's.  0, or -1 with err. */
+static int router_row(const cli *c, const csv *t, int r, vrow *v, char *err, size_t errlen)
+{
+    const char *cb = csv_get(t, r, "copybreak"), *fl = csv_get(t, r, "flows"), *pf = csv_get(t, r, "prefetch"),
+               *in0 = csv_get(t, r, "input_kpps_eth0"), *ref = csv_get(t, r, "throughput_kpps");
+    char ov[5][80];
+    char *ovp[8];
+    int nov = router_row_overrides(c, t, r, ov, ovp);
+    char what[96];
+    snprintf(what, sizeof what, "router row %d: copybreak=%s flows=%s prefetch=%s", r + 1, cb, fl, pf);
+    print_row_command(what, ROUTER_SCENARIO, ovp, nov);
+    cJSON *j;
+    if (run_scenario(ROUTER_SCENARIO, ovp, nov, &j, err, errlen) != 0)
+        return -1;
+    memset(v, 0, sizeof *v);
+    v->table = "e1000-router-prefetch-copybreak.csv";
+    snprintf(v->keys, sizeof v->keys, "copybreak=%s flows=%s prefetch=%s", cb, fl, pf);
+    v->keyobj = cJSON_CreateObject();
+    cJSON_AddStringToObject(v->keyobj, "copybreak", cb);
+    cJSON_AddNumberToObject(v->keyobj, "flows", atof(fl));
+    cJSON_AddNumberToObject(v->keyobj, "prefetch", atof(pf));
+    v->metric = "throughput_kpps";
+    v->reference = atof(ref);
+    v->simulated = router_kpps(j, atof(in0));
+    netstat_fill(&v->ns, j, t, r, "drp", NULL, 0);
+    cJSON_Delete(j);
+    return 0;
+}
+
+/* Every row of table 1 into rows[*nr...].  0, or the exit status, its
+ * message on stderr. */
+static int validate_router_table(const cli *c, vrow *rows, int *nr, char *err, size_t errlen)
+{
+    const char *t1 = "testbench/reference/e1000-router-prefetch-copybreak.csv";
+    csv t;
+    if (csv_load(t1, &t, err, errlen) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    for (int r = 0; r < t.nrows; r++) {
+        if (router_row(c, &t, r, &rows[*nr], err, errlen) != 0) {
+            fprintf(stderr, "nicsim: %s\n", err);
+            free(t.buf);
+            return EXIT_RUN_FAILED;
+        }
+        (*nr)++;
+    }
+    free(t.buf);
+    return 0;
+}
+
+/* ---- table 2: TX descriptor prefetch and 4096 TX descriptors (seed 002):
+ * the 2004 router (e1000-router-2004.ini: one CPU, 2 x 765 kpps offered,
+ * cards on PCI-X 133 and 100 MHz, the e1000 5.x defaults) and pktgen on
+ * the same box (e1000-pktgen-2004.ini) ---- */
+
+/* A variant of table 2 as driver settings into ovp, then the command
+ * line's section.key=value (they win).  Returns how many ovp holds. */
+static int tx_prefetch_overrides(const cli *c, const char *var, char *ovp[16])
+{
+    const char *prefetch = strcmp(var, "vanilla") ? "driver.tx_prefetch=true" : "driver.tx_prefetch=false";
+    /* Scott Feldman's patch: 4096 descriptors, reclaimed in the transmit
+     * path (the seed's TX ports took 693 interrupts with it, 58,638 without) */
+    int patch = strstr(var, "4096") != NULL;
+    const char *ring = patch ? "driver.tx_ring=4096" : "driver.tx_ring=256";
+    const char *clean = patch ? "driver.tx_clean=xmit" : "driver.tx_clean=poll";
+    int nov = 0;
+    ovp[nov++] = (char *)prefetch;
+    ovp[nov++] = (char *)ring;
+    ovp[nov++] = (char *)clean;
+    for (int i = 0; i < c->n_overrides && nov < 16; i++)
+        ovp[nov++] = c->overrides[i];
+    return nov;
+}
+
+/* The row of the interrupt table with variant var (the last one, if the
+ * table repeats it), or -1. */
+static int tx_prefetch_irq_row(const csv *ti, const char *var)
+{
+    int ir = -1;
+    for (int k = 0; k < ti->nrows; k++)
+        if (!strcmp(csv_get(ti, k, "variant"), var))
+            ir = k;
+    return ir;
+}
+
+/* Run row r of table 2 as routing (m 0) or pktgen (m 1) and fill v; a
+ * routing row also gets netstat -i and the interrupts beside the seed's
+ * (ti: the interrupt table).  0, or -1 with err. */
+static int tx_prefetch_row(const cli *c, const csv *t, const csv *ti, int r, int m, vrow *v, char *err,
+                           size_t errlen)
+{
+    const char *var = csv_get(t, r, "variant");
+    char *ovp[16];
+    int nov = tx_prefetch_overrides(c, var, ovp);
+    char what[96];
+    snprintf(what, sizeof what, "tx-prefetch row %d: %s, %s", r + 1, var, m ? "pktgen" : "routing");
+    print_row_command(what, m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov);
+    cJSON *j;
+    if (run_scenario(m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov, &j, err, errlen) != 0)
+        return -1;
+    memset(v, 0, sizeof *v);
+    v->table = "e1000-tx-prefetch-ringsize.csv";
+    snprintf(v->keys, sizeof v->keys, "variant=%s", var);
+    v->keyobj = cJSON_CreateObject();
+    cJSON_AddStringToObject(v->keyobj, "variant", var);
+    v->metric = m ? "pktgen_tx_kpps" : "routing_throughput_kpps";
+    v->reference = atof(csv_get(t, r, v->metric));
+    v->simulated = m ? jnum(j, "ports", 0, "tx_pps") / 1e3 : router_kpps(j, 765);
+    if (!m) {
+        int ir = tx_prefetch_irq_row(ti, var);
+        netstat_fill(&v->ns, j, t, r, "ovr", ir >= 0 ? ti : NULL, ir);
+    }
+    cJSON_Delete(j);
+    return 0;
+}
+
+/* Every row of table 2, routing then pktgen, into rows[*nr...].  0, or the
+ * exit status, its message on stderr. */
+static int validate_tx_prefetch_table(const cli *c, vrow *rows, int *nr, char *err, size_t errlen)
+{
+    const char *t2 = "testbench/reference/e1000-tx-prefetch-ringsize.csv";
+    const char *t2i = "testbench/reference/e1000-tx-prefetch-ringsize-interrupts.csv";
+    csv t, ti;
+    if (csv_load(t2, &t, err, errlen) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    if (csv_load(t2i, &ti, err, errlen) != 0) {
+        fprintf(stderr, "%s\n", err);
+        free(t.buf);
+        return EXIT_USAGE;
+    }
+    for (int r = 0; r < t.nrows; r++) {
+        for (int m = 0; m < 2; m++) {
+            if (tx_prefetch_row(c, &t, &ti, r, m, &rows[*nr], err, errlen) != 0) {
+                fprintf(stderr, "nicsim: %s\n", err);
+                free(t.buf);
+                free(ti.buf);
+                return EXIT_RUN_FAILED;
+            }
+            (*nr)++;
+        }
+    }
+    free(t.buf);
+    free(ti.buf);
+    return 0;
+}
+
+/* ---- print ---- */
+
+/* The table of every row against its reference (OUT: past the row
+ * tolerance), each row also into jrows.  Returns the sum of the absolute
+ * errors; *bad counts the rows outside. */
+static double print_rows(vrow *rows, int nr, cJSON *jrows, int *bad)
+{
+    printf("%-40s %-34s %-16s %10s %10s %8s\n", "table", "row", "metric", "reference", "simulated", "error");
+    double sum = 0;
+    for (int i = 0; i < nr; i++) {
+        vrow *v = &rows[i];
+        double e = 100.0 * (v->simulated - v->reference) / v->reference;
+        sum += fabs(e);
+        int out = fabs(e) > ROW_TOLERANCE_PCT;
+        *bad += out;
+        printf("%-40s %-34s %-16s %10.1f %10.1f %+7.1f%%%s\n", v->table, v->keys, v->metric, v->reference,
+               v->simulated, e, out ? "  OUT" : "");
+        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
+        if (v->ns.present)
+            cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));
+        cJSON_AddItemToArray(jrows, o);
+        cJSON_Delete(v->keyobj);
+    }
+    return sum;
+}
+
+/* The routing rows' netstat -i and interrupts, the seed's beside ours. */
+static void print_netstat_rows(const vrow *rows, int nr)
+{
+    printf("\nnetstat -i and interrupts of the routing rows: the seed's counts beside the\n"
+           "simulated ones, scaled to the seed's %.0f frames offered per input port\n"
+           "(- : the seed printed no interrupt table for that run)\n", SEED_OFFERED);
+    for (int i = 0; i < nr; i++)
+        if (rows[i].ns.present)
+            netstat_print(&rows[i]);
+}
+
+/* Print the rows and the mean absolute error, write the JSON if asked.
+ * Returns the exit status: 1 when a row or the mean is out of tolerance or
+ * the JSON could not be written. */
+static int validate_summary(const cli *c, vrow *rows, int nr, char *err, size_t errlen)
+{
+    int bad = 0;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *jrows = cJSON_AddArrayToObject(root, "rows");
+    double sum = print_rows(rows, nr, jrows, &bad);
+    print_netstat_rows(rows, nr);
+    double mae = nr ? sum / nr : 0;
+    printf("\nmean absolute error %.1f%% (limit %.0f%%); %d of %d rows outside +-%.0f%%\n", mae,
+           MEAN_TOLERANCE_PCT, bad, nr, ROW_TOLERANCE_PCT);
+    cJSON_AddNumberToObject(root, "mean_abs_error_pct", mae);
+    int rc = (bad || mae > MEAN_TOLERANCE_PCT) ? EXIT_RUN_FAILED : 0;
+    if (c->json && report_write_json(c->json, root, err, errlen) != 0) {
+        fprintf(stderr, "nicsim: %s\n", err);
+        rc = EXIT_RUN_FAILED;
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
 int cmd_validate(const cli *c)
 {
     char err[1024];
@@ -253,155 +485,10 @@ int cmd_validate(const cli *c)
     }
     vrow rows[64];
     int nr = 0;
-    csv t;
-
-    /* ---- table 1: router, RX prefetch points, copybreak, flows ---- */
-    const char *t1 = "testbench/reference/e1000-router-prefetch-copybreak.csv";
-    if (csv_load(t1, &t, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return EXIT_USAGE;
-    }
-    for (int r = 0; r < t.nrows; r++) {
-        const char *cb = csv_get(&t, r, "copybreak"), *fl = csv_get(&t, r, "flows"),
-                   *pf = csv_get(&t, r, "prefetch"), *in0 = csv_get(&t, r, "input_kpps_eth0"),
-                   *in2 = csv_get(&t, r, "input_kpps_eth2"), *ref = csv_get(&t, r, "throughput_kpps");
-        char ov[5][80];
-        char *ovp[8];
-        snprintf(ov[0], 80, "driver.copybreak=%s", !strcmp(cb, "Y") ? "256" : "0");
-        snprintf(ov[1], 80, "gen.flows=%s", fl);
-        snprintf(ov[2], 80, "driver.prefetch_next_hdr=%s", strchr(pf, '5') ? "true" : "false");
-        snprintf(ov[3], 80, "gen.kpps=%s", in0);
-        snprintf(ov[4], 80, "gen.eth2_kpps=%s", in2);
-        for (int i = 0; i < 5; i++)
-            ovp[i] = ov[i];
-        /* the command line's section.key=value come last: they win (calibration) */
-        int nov = 5;
-        for (int i = 0; i < c->n_overrides && nov < 8; i++)
-            ovp[nov++] = c->overrides[i];
-        char what[96];
-        snprintf(what, sizeof what, "router row %d: copybreak=%s flows=%s prefetch=%s", r + 1, cb, fl, pf);
-        print_row_command(what, ROUTER_SCENARIO, ovp, nov);
-        cJSON *j;
-        if (run_scenario(ROUTER_SCENARIO, ovp, nov, &j, err, sizeof err) != 0) {
-            fprintf(stderr, "nicsim: %s\n", err);
-            free(t.buf);
-            return EXIT_RUN_FAILED;
-        }
-        vrow *v = &rows[nr++];
-        memset(v, 0, sizeof *v);
-        v->table = "e1000-router-prefetch-copybreak.csv";
-        snprintf(v->keys, sizeof v->keys, "copybreak=%s flows=%s prefetch=%s", cb, fl, pf);
-        v->keyobj = cJSON_CreateObject();
-        cJSON_AddStringToObject(v->keyobj, "copybreak", cb);
-        cJSON_AddNumberToObject(v->keyobj, "flows", atof(fl));
-        cJSON_AddNumberToObject(v->keyobj, "prefetch", atof(pf));
-        v->metric = "throughput_kpps";
-        v->reference = atof(ref);
-        v->simulated = router_kpps(j, atof(in0));
-        netstat_fill(&v->ns, j, &t, r, "drp", NULL, 0);
-        cJSON_Delete(j);
-    }
-    free(t.buf);
-
-    /* ---- table 2: TX descriptor prefetch and 4096 TX descriptors (seed 002):
-     * the 2004 router (e1000-router-2004.ini: one CPU, 2 x 765 kpps offered,
-     * cards on PCI-X 133 and 100 MHz, the e1000 5.x defaults) and pktgen on
-     * the same box (e1000-pktgen-2004.ini) ---- */
-    const char *t2 = "testbench/reference/e1000-tx-prefetch-ringsize.csv";
-    const char *t2i = "testbench/reference/e1000-tx-prefetch-ringsize-interrupts.csv";
-    csv ti;
-    if (csv_load(t2, &t, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return EXIT_USAGE;
-    }
-    if (csv_load(t2i, &ti, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        free(t.buf);
-        return EXIT_USAGE;
-    }
-    for (int r = 0; r < t.nrows; r++) {
-        const char *var = csv_get(&t, r, "variant");
-        const char *prefetch = strcmp(var, "vanilla") ? "driver.tx_prefetch=true" : "driver.tx_prefetch=false";
-        /* Scott Feldman's patch: 4096 descriptors, reclaimed in the transmit
-         * path (the seed's TX ports took 693 interrupts with it, 58,638 without) */
-        int patch = strstr(var, "4096") != NULL;
-        const char *ring = patch ? "driver.tx_ring=4096" : "driver.tx_ring=256";
-        const char *clean = patch ? "driver.tx_clean=xmit" : "driver.tx_clean=poll";
-        for (int m = 0; m < 2; m++) {
-            char *ovp[16];
-            int nov = 0;
-            ovp[nov++] = (char *)prefetch;
-            ovp[nov++] = (char *)ring;
-            ovp[nov++] = (char *)clean;
-            for (int i = 0; i < c->n_overrides && nov < 16; i++)
-                ovp[nov++] = c->overrides[i];
-            char what[96];
-            snprintf(what, sizeof what, "tx-prefetch row %d: %s, %s", r + 1, var, m ? "pktgen" : "routing");
-            print_row_command(what, m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov);
-            cJSON *j;
-            if (run_scenario(m ? PKTGEN_SCENARIO : ROUTER_2004_SCENARIO, ovp, nov, &j, err, sizeof err) != 0) {
-                fprintf(stderr, "nicsim: %s\n", err);
-                free(t.buf);
-                free(ti.buf);
-                return EXIT_RUN_FAILED;
-            }
-            vrow *v = &rows[nr++];
-            memset(v, 0, sizeof *v);
-            v->table = "e1000-tx-prefetch-ringsize.csv";
-            snprintf(v->keys, sizeof v->keys, "variant=%s", var);
-            v->keyobj = cJSON_CreateObject();
-            cJSON_AddStringToObject(v->keyobj, "variant", var);
-            v->metric = m ? "pktgen_tx_kpps" : "routing_throughput_kpps";
-            v->reference = atof(csv_get(&t, r, v->metric));
-            v->simulated = m ? jnum(j, "ports", 0, "tx_pps") / 1e3 : router_kpps(j, 765);
-            if (!m) {
-                int ir = -1;
-                for (int k = 0; k < ti.nrows; k++)
-                    if (!strcmp(csv_get(&ti, k, "variant"), var))
-                        ir = k;
-                netstat_fill(&v->ns, j, &t, r, "ovr", ir >= 0 ? &ti : NULL, ir);
-            }
-            cJSON_Delete(j);
-        }
-    }
-    free(t.buf);
-    free(ti.buf);
-
-    /* ---- print ---- */
-    printf("%-40s %-34s %-16s %10s %10s %8s\n", "table", "row", "metric", "reference", "simulated", "error");
-    double sum = 0;
-    int bad = 0;
-    cJSON *root = cJSON_CreateObject();
-    cJSON *jrows = cJSON_AddArrayToObject(root, "rows");
-    for (int i = 0; i < nr; i++) {
-        vrow *v = &rows[i];
-        double e = 100.0 * (v->simulated - v->reference) / v->reference;
-        sum += fabs(e);
-        int out = fabs(e) > ROW_TOLERANCE_PCT;
-        bad += out;
-        printf("%-40s %-34s %-16s %10.1f %10.1f %+7.1f%%%s\n", v->table, v->keys, v->metric, v->reference,
-               v->simulated, e, out ? "  OUT" : "");
-        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
-        if (v->ns.present)
-            cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));
-        cJSON_AddItemToArray(jrows, o);
-        cJSON_Delete(v->keyobj);
-    }
-    printf("\nnetstat -i and interrupts of the routing rows: the seed's counts beside the\n"
-           "simulated ones, scaled to the seed's %.0f frames offered per input port\n"
-           "(- : the seed printed no interrupt table for that run)\n", SEED_OFFERED);
-    for (int i = 0; i < nr; i++)
-        if (rows[i].ns.present)
-            netstat_print(&rows[i]);
-    double mae = nr ? sum / nr : 0;
-    printf("\nmean absolute error %.1f%% (limit %.0f%%); %d of %d rows outside +-%.0f%%\n", mae,
-           MEAN_TOLERANCE_PCT, bad, nr, ROW_TOLERANCE_PCT);
-    cJSON_AddNumberToObject(root, "mean_abs_error_pct", mae);
-    int rc = (bad || mae > MEAN_TOLERANCE_PCT) ? EXIT_RUN_FAILED : 0;
-    if (c->json && report_write_json(c->json, root, err, sizeof err) != 0) {
-        fprintf(stderr, "nicsim: %s\n", err);
-        rc = EXIT_RUN_FAILED;
-    }
-    cJSON_Delete(root);
-    return rc;
+    int rc = validate_router_table(c, rows, &nr, err, sizeof err);
+    if (rc == 0)
+        rc = validate_tx_prefetch_table(c, rows, &nr, err, sizeof err);
+    if (rc != 0)
+        return rc;
+    return validate_summary(c, rows, nr, err, sizeof err);
 }

@@ -199,110 +199,168 @@ static double pcix_util(const nicsim_system *sys, int i, int k)
     return (double)st->busy[k] / (double)sys->end_time;
 }
 
-void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
+static void pcix_report_text(FILE *f, const nicsim_system *sys, int i)
+{
+    const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
+    fprintf(f, "\nPCI-X bus of card %d (%s, %g MHz): %.1f%% busy\n", i, i ? "eth2/eth3" : "eth0/eth1",
+            pcix_mhz(sys->card[i].bus), 100 * pcix_util(sys, i, -1));
+    fprintf(f, "  %-14s %10s %8s %12s\n", "transaction", "count", "busy", "bytes");
+    for (int k = 0; k < PCIX_KINDS; k++)
+        fprintf(f, "  %-14s %10llu %7.1f%% %12llu\n", pcix_kind_name(k),
+                (unsigned long long)st->count[k], 100 * pcix_util(sys, i, k),
+                (unsigned long long)st->bytes[k]);
+}
+
+static cJSON *pcix_report_json(const nicsim_system *sys, int i)
+{
+    const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
+    cJSON *bus = cJSON_CreateObject();
+    cJSON_AddStringToObject(bus, "type", "pcix");
+    cJSON_AddNumberToObject(bus, "card", i);
+    cJSON_AddNumberToObject(bus, "mhz", pcix_mhz(sys->card[i].bus));
+    cJSON_AddNumberToObject(bus, "utilization", pcix_util(sys, i, -1));
+    cJSON *kinds = cJSON_AddObjectToObject(bus, "transactions");
+    for (int k = 0; k < PCIX_KINDS; k++) {
+        cJSON *o = cJSON_AddObjectToObject(kinds, pcix_kind_name(k));
+        cJSON_AddNumberToObject(o, "count", (double)st->count[k]);
+        cJSON_AddNumberToObject(o, "busy_ps", (double)st->busy[k]);
+        cJSON_AddNumberToObject(o, "utilization", pcix_util(sys, i, k));
+        cJSON_AddNumberToObject(o, "bytes", (double)st->bytes[k]);
+    }
+    return bus;
+}
+
+/* ---- the text report, a section per step: report_print ---- */
+
+/* What ran and for how long; an incomplete run says why before any number. */
+static void print_header(FILE *f, const nicsim_system *sys, const char *scenario_path)
 {
     const scenario *sc = sys->sc;
     double secs = sim_seconds(sys);
     fprintf(f, "nicsim run: %s\n", scenario_path);
-    fprintf(f, "%d x NIC %s, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards,
-            sys->pers->title,
+    fprintf(f, "%d x NIC %s, link %g Gb/s; simulated %.3f ms in %.2f s wall\n", sys->ncards, sys->pers->title,
             scenario_double(sc, "link", "gbps"), secs * 1e3, sys->wall_seconds);
     char why[256];
     if (!system_complete(sys, why, sizeof why))
         fprintf(f, "warning: incomplete run: %s\n", why);
+}
 
+/* Per-interface TX/RX kpps and Mbit/s, the seeds' first table. */
+static void print_rates(FILE *f, const nicsim_system *sys)
+{
     report_rates_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         report_rates_row(f, p, sp->wire.frames, link_wire_pps(&sp->wire), port_mbps(sp), sp->cnt.gprc,
                          port_rx_pps(sys, sp));
     }
+}
 
+/* The `netstat -i` Kernel Interface table, from the NIC's counters. */
+static void print_kernel_iface(FILE *f, const nicsim_system *sys)
+{
     report_kernel_iface_header(f);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
-        report_kernel_iface_row(f, p, sp->cnt.gprc, sp->cnt.crcerrs + sp->cnt.ruc + sp->cnt.roc, sp->cnt.mpc, sp->cnt.gptc);
+        report_kernel_iface_row(f, p, sp->cnt.gprc, sp->cnt.crcerrs + sp->cnt.ruc + sp->cnt.roc, sp->cnt.mpc,
+                                sp->cnt.gptc);
     }
+}
 
+/* Interrupts per interface: what the NIC asserted beside what the CPU handled. */
+static void print_interrupts(FILE *f, const nicsim_system *sys)
+{
     fprintf(f, "\nInterrupts\n%-6s %12s %12s\n", "Iface", "NIC-asserts", "CPU-handled");
     for (int p = 0; p < sys->nports; p++)
         fprintf(f, "%-6s %12llu %12llu\n", report_ifname(p),
                 (unsigned long long)sys->port[p].card->nic.st.irq_asserts[sys->port[p].func],
                 (unsigned long long)sys->port[p].app.irqs);
+}
 
-    /* why a queue reaches line rate or not: how its descriptors come in */
+/* Why a queue reaches line rate or not: how its descriptors come in (only
+ * the ports that sent and fetched; nothing when none did). */
+static void print_txd_fetches(FILE *f, const nicsim_system *sys)
+{
     int any_txd = 0;
     for (int p = 0; p < sys->nports; p++)
         any_txd |= sys->port[p].wire.frames && txd_of(&sys->port[p]).fetches;
-    if (any_txd) {
-        fprintf(f, "\nTX descriptor fetches (fetch: request to last descriptor; every: wire time / fetches)\n"
-                   "%-6s %10s %11s %10s %10s %11s\n", "Iface", "fetches", "descs/fetch", "fetch-ns",
-                "every-ns", "wire-busy%");
-        for (int p = 0; p < sys->nports; p++) {
-            const sim_port *sp = &sys->port[p];
-            txd_view v = txd_of(sp);
-            if (sp->wire.frames && v.fetches)
-                fprintf(f, "%-6s %10llu %11.1f %10.0f %10.0f %11.1f\n", report_ifname(p),
-                        (unsigned long long)v.fetches, v.per_fetch, v.fetch_ns, v.every_ns,
-                        100 * link_wire_busy(&sp->wire));
-        }
+    if (!any_txd)
+        return;
+    fprintf(f, "\nTX descriptor fetches (fetch: request to last descriptor; every: wire time / fetches)\n"
+               "%-6s %10s %11s %10s %10s %11s\n", "Iface", "fetches", "descs/fetch", "fetch-ns",
+            "every-ns", "wire-busy%");
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        txd_view v = txd_of(sp);
+        if (sp->wire.frames && v.fetches)
+            fprintf(f, "%-6s %10llu %11.1f %10.0f %10.0f %11.1f\n", report_ifname(p),
+                    (unsigned long long)v.fetches, v.per_fetch, v.fetch_ns, v.every_ns,
+                    100 * link_wire_busy(&sp->wire));
     }
+}
 
+/* Each card's bus: a PCIe link or a PCI-X segment. */
+static void print_buses(FILE *f, const nicsim_system *sys)
+{
     for (int i = 0; i < sys->ncards; i++) {
-        if (sys->card[i].pcie) {
+        if (sys->card[i].pcie)
             pcie_report_text(f, sys, i);
-            continue;
-        }
-        const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
-        fprintf(f, "\nPCI-X bus of card %d (%s, %g MHz): %.1f%% busy\n", i, i ? "eth2/eth3" : "eth0/eth1",
-                pcix_mhz(sys->card[i].bus), 100 * pcix_util(sys, i, -1));
-        fprintf(f, "  %-14s %10s %8s %12s\n", "transaction", "count", "busy", "bytes");
-        for (int k = 0; k < PCIX_KINDS; k++)
-            fprintf(f, "  %-14s %10llu %7.1f%% %12llu\n", pcix_kind_name(k),
-                    (unsigned long long)st->count[k], 100 * pcix_util(sys, i, k),
-                    (unsigned long long)st->bytes[k]);
+        else
+            pcix_report_text(f, sys, i);
     }
+}
 
-    for (int i = 0; i < sys->ncpus; i++) {
-        const cpu *c = &sys->cpu[i].c;
-        fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
-                sys->app->name, report_ifname(sys->cpu[i].ports[0]->index),
-                sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
-        for (int k = 0; k < CPU_CATS; k++) {
-            if (k == CPU_CAT_IDLE)
-                continue;
-            fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
-            if (k == CPU_CAT_WORK)
-                for (int i = 0; i < c->prof.n_named; i++)
-                    if (c->named_ps[i])
-                        fprintf(f, "    %-10s %10.1f\n", c->prof.named[i].name,
-                                per_packet(c, c->named_ps[i]));
-        }
-        fprintf(f, "  %-12s %10.1f\n", "busy", per_packet(c, cpu_busy_ps(c)));
-        fprintf(f, "  %-12s %10.1f\n", "idle", per_packet(c, c->cat_ps[CPU_CAT_IDLE]));
+/* CPU i's cycles per packet by category, the named work items under work,
+ * then busy and idle (idle is not a category of the packet's cost). */
+static void print_cpu_cycles(FILE *f, const nicsim_system *sys, int i)
+{
+    const cpu *c = &sys->cpu[i].c;
+    fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
+            sys->app->name, report_ifname(sys->cpu[i].ports[0]->index),
+            sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
+    for (int k = 0; k < CPU_CATS; k++) {
+        if (k == CPU_CAT_IDLE)
+            continue;
+        fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
+        if (k == CPU_CAT_WORK)
+            for (int n = 0; n < c->prof.n_named; n++)
+                if (c->named_ps[n])
+                    fprintf(f, "    %-10s %10.1f\n", c->prof.named[n].name,
+                            per_packet(c, c->named_ps[n]));
     }
-    for (int i = 0; i < sys->ncards; i++) {
-        fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
-                (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
-                (unsigned long long)sys->card[i].nic.st.master_aborts);
-        const nic_misuse *mu = &sys->card[i].nic.misuse;
-        uint64_t nmu = 0;
+    fprintf(f, "  %-12s %10.1f\n", "busy", per_packet(c, cpu_busy_ps(c)));
+    fprintf(f, "  %-12s %10.1f\n", "idle", per_packet(c, c->cat_ps[CPU_CAT_IDLE]));
+}
+
+/* Card i's RTL: the cycles it evaluated, then the driver's programming
+ * errors and the faults injected, each only when there were any. */
+static void print_card_rtl(FILE *f, const nicsim_system *sys, int i)
+{
+    fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
+            (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
+            (unsigned long long)sys->card[i].nic.st.master_aborts);
+    const nic_misuse *mu = &sys->card[i].nic.misuse;
+    uint64_t nmu = 0;
+    for (int k = 0; k < NIC_MISUSE_KINDS; k++)
+        nmu += mu->count[k];
+    if (nmu) {
+        fprintf(f, "Driver programming errors seen by card %d:", i);
         for (int k = 0; k < NIC_MISUSE_KINDS; k++)
-            nmu += mu->count[k];
-        if (nmu) {
-            fprintf(f, "Driver programming errors seen by card %d:", i);
-            for (int k = 0; k < NIC_MISUSE_KINDS; k++)
-                fprintf(f, " %s %llu%s", nic_misuse_names[k], (unsigned long long)mu->count[k],
-                        k + 1 < NIC_MISUSE_KINDS ? "," : "\n");
-        }
-        const nic_faults *fl = &sys->card[i].nic.faults;
-        if (fl->kinds)
-            fprintf(f, "Faulty-device mode, card %d: RX write-backs corrupted: %llu bogus lengths, %llu DD on a "
-                       "descriptor never written, %llu stale write-backs repeated\n", i,
-                    (unsigned long long)fl->injected[NIC_FAULT_BOGUS_LEN],
-                    (unsigned long long)fl->injected[NIC_FAULT_PHANTOM_DD],
-                    (unsigned long long)fl->injected[NIC_FAULT_STALE_STATUS]);
+            fprintf(f, " %s %llu%s", nic_misuse_names[k], (unsigned long long)mu->count[k],
+                    k + 1 < NIC_MISUSE_KINDS ? "," : "\n");
     }
+    const nic_faults *fl = &sys->card[i].nic.faults;
+    if (fl->kinds)
+        fprintf(f, "Faulty-device mode, card %d: RX write-backs corrupted: %llu bogus lengths, %llu DD on a "
+                   "descriptor never written, %llu stale write-backs repeated\n", i,
+                (unsigned long long)fl->injected[NIC_FAULT_BOGUS_LEN],
+                (unsigned long long)fl->injected[NIC_FAULT_PHANTOM_DD],
+                (unsigned long long)fl->injected[NIC_FAULT_STALE_STATUS]);
+}
+
+/* The frames the driver's RX path dropped, per port that dropped any. */
+static void print_driver_rx_drops(FILE *f, const nicsim_system *sys)
+{
     for (int p = 0; p < sys->nports; p++) {
         struct nic_port_rx_drops d = rx_drops_of(&sys->port[p]);
         if (d.length_errors + d.frame_errors + d.multi_desc)
@@ -312,9 +370,26 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     }
 }
 
-cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
+void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 {
-    cJSON *j = cJSON_CreateObject();
+    print_header(f, sys, scenario_path);
+    print_rates(f, sys);
+    print_kernel_iface(f, sys);
+    print_interrupts(f, sys);
+    print_txd_fetches(f, sys);
+    print_buses(f, sys);
+    for (int i = 0; i < sys->ncpus; i++)
+        print_cpu_cycles(f, sys, i);
+    for (int i = 0; i < sys->ncards; i++)
+        print_card_rtl(f, sys, i);
+    print_driver_rx_drops(f, sys);
+}
+
+/* ---- the JSON report, an object per step: report_json ---- */
+
+/* What ran, for how long, and whether it finished what it was asked. */
+static void json_run_fields(cJSON *j, const nicsim_system *sys, const char *scenario_path)
+{
     double secs = sim_seconds(sys);
     cJSON_AddStringToObject(j, "scenario", scenario_path);
     cJSON_AddNumberToObject(j, "sim_time_ps", (double)sys->end_time);
@@ -324,110 +399,116 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     char why[256];
     cJSON_AddBoolToObject(j, "complete", system_complete(sys, why, sizeof why));
     cJSON_AddStringToObject(j, "incomplete_reason", why);
+}
 
-    cJSON *ports = cJSON_AddArrayToObject(j, "ports");
-    for (int p = 0; p < sys->nports; p++) {
-        const sim_port *sp = &sys->port[p];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", report_ifname(p));
-        cJSON_AddBoolToObject(o, "pktgen", sp->app.generator);
-        cJSON_AddNumberToObject(o, "tx_packets", (double)sp->wire.frames);
-        cJSON_AddNumberToObject(o, "tx_pps", link_wire_pps(&sp->wire));
-        cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
-        cJSON_AddNumberToObject(o, "rx_packets", (double)sp->cnt.gprc);
-        cJSON_AddNumberToObject(o, "rx_pps", port_rx_pps(sys, sp));
-        report_rx_counters_json(o, sp);
-        cJSON_AddNumberToObject(o, "offered", sp->gen ? (double)link_gen_frames(sp->gen) : 0);
-        report_tx_counters_json(o, sp);
-        struct nic_port_rx_drops d = rx_drops_of(sp);
-        cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
-        cJSON_AddNumberToObject(dj, "length_errors", (double)d.length_errors);
-        cJSON_AddNumberToObject(dj, "frame_errors", (double)d.frame_errors);
-        cJSON_AddNumberToObject(dj, "multi_desc", (double)d.multi_desc);
-        cJSON_AddNumberToObject(o, "tdt_writes", (double)port_tdt_writes(sp));
-        cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
-        cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->app.irqs);
-        cJSON_AddNumberToObject(o, "wire_busy", link_wire_busy(&sp->wire));
-        txd_view v = txd_of(sp);
-        cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");
-        cJSON_AddNumberToObject(txd, "count", (double)v.fetches);
-        cJSON_AddNumberToObject(txd, "descs_per_fetch", v.per_fetch);
-        cJSON_AddNumberToObject(txd, "fetch_ns", v.fetch_ns);
-        cJSON_AddNumberToObject(txd, "every_ns", v.every_ns);
-        cJSON_AddStringToObject(o, "pcap", sp->pcap_path);
-        cJSON_AddItemToArray(ports, o);
-    }
+/* Port p: rates, the NIC's counters, the driver's RX drops, interrupts,
+ * its TX descriptor fetches and its capture. */
+static cJSON *port_json(const nicsim_system *sys, int p)
+{
+    const sim_port *sp = &sys->port[p];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", report_ifname(p));
+    cJSON_AddBoolToObject(o, "pktgen", sp->app.generator);
+    cJSON_AddNumberToObject(o, "tx_packets", (double)sp->wire.frames);
+    cJSON_AddNumberToObject(o, "tx_pps", link_wire_pps(&sp->wire));
+    cJSON_AddNumberToObject(o, "tx_mbps", port_mbps(sp));
+    cJSON_AddNumberToObject(o, "rx_packets", (double)sp->cnt.gprc);
+    cJSON_AddNumberToObject(o, "rx_pps", port_rx_pps(sys, sp));
+    report_rx_counters_json(o, sp);
+    cJSON_AddNumberToObject(o, "offered", sp->gen ? (double)link_gen_frames(sp->gen) : 0);
+    report_tx_counters_json(o, sp);
+    struct nic_port_rx_drops d = rx_drops_of(sp);
+    cJSON *dj = cJSON_AddObjectToObject(o, "driver_rx_drops");
+    cJSON_AddNumberToObject(dj, "length_errors", (double)d.length_errors);
+    cJSON_AddNumberToObject(dj, "frame_errors", (double)d.frame_errors);
+    cJSON_AddNumberToObject(dj, "multi_desc", (double)d.multi_desc);
+    cJSON_AddNumberToObject(o, "tdt_writes", (double)port_tdt_writes(sp));
+    cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
+    cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->app.irqs);
+    cJSON_AddNumberToObject(o, "wire_busy", link_wire_busy(&sp->wire));
+    txd_view v = txd_of(sp);
+    cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");
+    cJSON_AddNumberToObject(txd, "count", (double)v.fetches);
+    cJSON_AddNumberToObject(txd, "descs_per_fetch", v.per_fetch);
+    cJSON_AddNumberToObject(txd, "fetch_ns", v.fetch_ns);
+    cJSON_AddNumberToObject(txd, "every_ns", v.every_ns);
+    cJSON_AddStringToObject(o, "pcap", sp->pcap_path);
+    return o;
+}
 
-    /* "bus" is card 0's segment; "buses" lists every card's */
+/* Every card's bus in "buses"; "bus" is card 0's again, for the readers
+ * that know one segment only. */
+static void buses_json(cJSON *j, const nicsim_system *sys)
+{
     cJSON *buses = cJSON_AddArrayToObject(j, "buses");
     for (int i = 0; i < sys->ncards; i++) {
-        if (sys->card[i].pcie) {
-            cJSON *bus = pcie_report_json(sys, i);
-            cJSON_AddItemToArray(buses, bus);
-            if (i == 0)
-                cJSON_AddItemToObject(j, "bus", cJSON_Duplicate(bus, 1));
-            continue;
-        }
-        const pcix_stats *st = pcix_get_stats(sys->card[i].bus);
-        cJSON *bus = cJSON_CreateObject();
-        cJSON_AddStringToObject(bus, "type", "pcix");
-        cJSON_AddNumberToObject(bus, "card", i);
-        cJSON_AddNumberToObject(bus, "mhz", pcix_mhz(sys->card[i].bus));
-        cJSON_AddNumberToObject(bus, "utilization", pcix_util(sys, i, -1));
-        cJSON *kinds = cJSON_AddObjectToObject(bus, "transactions");
-        for (int k = 0; k < PCIX_KINDS; k++) {
-            cJSON *o = cJSON_AddObjectToObject(kinds, pcix_kind_name(k));
-            cJSON_AddNumberToObject(o, "count", (double)st->count[k]);
-            cJSON_AddNumberToObject(o, "busy_ps", (double)st->busy[k]);
-            cJSON_AddNumberToObject(o, "utilization", pcix_util(sys, i, k));
-            cJSON_AddNumberToObject(o, "bytes", (double)st->bytes[k]);
-        }
+        cJSON *bus = sys->card[i].pcie ? pcie_report_json(sys, i) : pcix_report_json(sys, i);
         cJSON_AddItemToArray(buses, bus);
         if (i == 0)
             cJSON_AddItemToObject(j, "bus", cJSON_Duplicate(bus, 1));
     }
+}
 
+/* CPU i: what it ran on which ports, and its cycles per packet by category
+ * and by named work item. */
+static cJSON *cpu_json(const nicsim_system *sys, int i)
+{
+    const cpu *c = &sys->cpu[i].c;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "id", c->id);
+    cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
+    cJSON_AddStringToObject(o, "app", sys->app->name);
+    cJSON *ports = cJSON_AddArrayToObject(o, "ports");
+    for (int k = 0; k < sys->cpu[i].nports; k++)
+        cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));
+    cJSON_AddNumberToObject(o, "packets", (double)c->packets);
+    cJSON *cpp = cJSON_AddObjectToObject(o, "cycles_per_packet");
+    for (int k = 0; k < CPU_CATS; k++)
+        cJSON_AddNumberToObject(cpp, cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
+    cJSON_AddNumberToObject(cpp, "busy", per_packet(c, cpu_busy_ps(c)));
+    cJSON *named = cJSON_AddObjectToObject(o, "named_cycles_per_packet");
+    for (int n = 0; n < c->prof.n_named; n++)
+        cJSON_AddNumberToObject(named, c->prof.named[n].name, per_packet(c, c->named_ps[n]));
+    cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
+    return o;
+}
+
+/* Card i's RTL: cycles, DMA, the faults injected and the driver's
+ * programming errors (every kind, zeros too: the keys are stable). */
+static cJSON *nic_json(const nicsim_system *sys, int i)
+{
+    const nic_adapter_stats *st = &sys->card[i].nic.st;
+    cJSON *nic = cJSON_CreateObject();
+    cJSON_AddNumberToObject(nic, "card", i);
+    cJSON_AddNumberToObject(nic, "rtl_cycles", (double)st->cycles);
+    cJSON_AddNumberToObject(nic, "wakeups", (double)st->wakeups);
+    cJSON_AddNumberToObject(nic, "master_aborts", (double)st->master_aborts);
+    cJSON_AddNumberToObject(nic, "dma_reads", (double)st->dma_reads);
+    cJSON_AddNumberToObject(nic, "dma_writes", (double)st->dma_writes);
+    const nic_faults *fl = &sys->card[i].nic.faults;
+    cJSON *fj = cJSON_AddObjectToObject(nic, "faults_injected");
+    for (int k = 0; k < NIC_FAULT_KINDS; k++)
+        cJSON_AddNumberToObject(fj, nic_fault_names[k], (double)fl->injected[k]);
+    cJSON *mj = cJSON_AddObjectToObject(nic, "programming_errors");
+    for (int k = 0; k < NIC_MISUSE_KINDS; k++)
+        cJSON_AddNumberToObject(mj, nic_misuse_names[k], (double)sys->card[i].nic.misuse.count[k]);
+    return nic;
+}
+
+cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
+{
+    cJSON *j = cJSON_CreateObject();
+    json_run_fields(j, sys, scenario_path);
+    cJSON *ports = cJSON_AddArrayToObject(j, "ports");
+    for (int p = 0; p < sys->nports; p++)
+        cJSON_AddItemToArray(ports, port_json(sys, p));
+    buses_json(j, sys);
     cJSON *cpus = cJSON_AddArrayToObject(j, "cpus");
-    for (int i = 0; i < sys->ncpus; i++) {
-        const cpu *c = &sys->cpu[i].c;
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "id", c->id);
-        cJSON_AddNumberToObject(o, "mhz", c->prof.mhz);
-        cJSON_AddStringToObject(o, "app", sys->app->name);
-        cJSON *ports = cJSON_AddArrayToObject(o, "ports");
-        for (int k = 0; k < sys->cpu[i].nports; k++)
-            cJSON_AddItemToArray(ports, cJSON_CreateString(report_ifname(sys->cpu[i].ports[k]->index)));
-        cJSON_AddNumberToObject(o, "packets", (double)c->packets);
-        cJSON *cpp = cJSON_AddObjectToObject(o, "cycles_per_packet");
-        for (int k = 0; k < CPU_CATS; k++)
-            cJSON_AddNumberToObject(cpp, cpu_cat_name(k), per_packet(c, c->cat_ps[k]));
-        cJSON_AddNumberToObject(cpp, "busy", per_packet(c, cpu_busy_ps(c)));
-        cJSON *named = cJSON_AddObjectToObject(o, "named_cycles_per_packet");
-        for (int n = 0; n < c->prof.n_named; n++)
-            cJSON_AddNumberToObject(named, c->prof.named[n].name, per_packet(c, c->named_ps[n]));
-        cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
-        cJSON_AddItemToArray(cpus, o);
-    }
-
+    for (int i = 0; i < sys->ncpus; i++)
+        cJSON_AddItemToArray(cpus, cpu_json(sys, i));
     cJSON *nics = cJSON_AddArrayToObject(j, "nics");
-    for (int i = 0; i < sys->ncards; i++) {
-        const nic_adapter_stats *st = &sys->card[i].nic.st;
-        cJSON *nic = cJSON_CreateObject();
-        cJSON_AddNumberToObject(nic, "card", i);
-        cJSON_AddNumberToObject(nic, "rtl_cycles", (double)st->cycles);
-        cJSON_AddNumberToObject(nic, "wakeups", (double)st->wakeups);
-        cJSON_AddNumberToObject(nic, "master_aborts", (double)st->master_aborts);
-        cJSON_AddNumberToObject(nic, "dma_reads", (double)st->dma_reads);
-        cJSON_AddNumberToObject(nic, "dma_writes", (double)st->dma_writes);
-        const nic_faults *fl = &sys->card[i].nic.faults;
-        cJSON *fj = cJSON_AddObjectToObject(nic, "faults_injected");
-        for (int k = 0; k < NIC_FAULT_KINDS; k++)
-            cJSON_AddNumberToObject(fj, nic_fault_names[k], (double)fl->injected[k]);
-        cJSON *mj = cJSON_AddObjectToObject(nic, "programming_errors");
-        for (int k = 0; k < NIC_MISUSE_KINDS; k++)
-            cJSON_AddNumberToObject(mj, nic_misuse_names[k], (double)sys->card[i].nic.misuse.count[k]);
-        cJSON_AddItemToArray(nics, nic);
-    }
+    for (int i = 0; i < sys->ncards; i++)
+        cJSON_AddItemToArray(nics, nic_json(sys, i));
     cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
     return j;
 }

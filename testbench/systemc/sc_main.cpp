@@ -293,54 +293,195 @@ static double wall_now()
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int sc_main(int argc, char **argv)
-{
-    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);    // "Simulation stopped by user"
+// The command line: the scenario, its section.key=value overrides, --json
+// and --quantum-ns.
+struct tb_args {
     const char *path = nullptr, *json = nullptr;
     std::vector<char *> ov;
     double quantum_ns = 1000;
+};
+
+// The value of --json or --quantum-ns at argv[i] (i moves on to it): -1 to
+// go on, else the exit status, after the message on stderr.
+static int parse_option_value(int argc, char **argv, int &i, tb_args &a)
+{
+    if (i + 1 >= argc) {
+        fprintf(stderr, "nicsim-systemc: %s needs a value\n%s", argv[i], usage);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[i], "--json")) {
+        a.json = argv[++i];
+        return -1;
+    }
+    char *e;
+    a.quantum_ns = strtod(argv[++i], &e);
+    if (*e || !(a.quantum_ns >= 1 && a.quantum_ns <= 1e9)) {
+        fprintf(stderr, "nicsim-systemc: --quantum-ns: expected 1..1000000000 ns, got '%s'\n", argv[i]);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+// The command line into a: -1 to go on, else the exit status (0 after
+// --help's usage on stdout; a usage error's message goes to stderr).
+static int parse_args(int argc, char **argv, tb_args &a)
+{
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage, stdout);
             return 0;
         } else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--quantum-ns")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "nicsim-systemc: %s needs a value\n%s", argv[i], usage);
-                return EXIT_USAGE;
-            }
-            if (!strcmp(argv[i], "--json")) {
-                json = argv[++i];
-            } else {
-                char *e;
-                quantum_ns = strtod(argv[++i], &e);
-                if (*e || !(quantum_ns >= 1 && quantum_ns <= 1e9)) {
-                    fprintf(stderr, "nicsim-systemc: --quantum-ns: expected 1..1000000000 ns, got '%s'\n", argv[i]);
-                    return EXIT_USAGE;
-                }
-            }
+            int rc = parse_option_value(argc, argv, i, a);
+            if (rc >= 0)
+                return rc;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nicsim-systemc: unknown option '%s'\n%s", argv[i], usage);
             return EXIT_USAGE;
-        } else if (!path) {
-            path = argv[i];
+        } else if (!a.path) {
+            a.path = argv[i];
         } else {
-            ov.push_back(argv[i]);
+            a.ov.push_back(argv[i]);
         }
     }
-    if (!path) {
+    if (!a.path) {
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    return -1;
+}
+
+// The NIC module for the scenario; NULL, after the message on stderr, when
+// it cannot be built (its engine refused the scenario, or the time
+// resolution is not 1 ps).
+static nicsim_nic *new_nic(const scenario *sc)
+{
+    try {
+        return new nicsim_nic("nic", sc);
+    } catch (const std::exception &e) {
+        fprintf(stderr, "nicsim-systemc: %s\n", e.what());
+        return nullptr;
+    }
+}
+
+// Give each module its context and bind the sockets and interrupt lines:
+// the CPU's BAR0 accesses and the link partners' frames into the NIC, its
+// DMA into host memory, its transmitted frames into the taps.
+static void connect_modules(cpu_initiator &cpu, nicsim_nic &nic, tb_cpus *cpus, host_memory &mem,
+                            sc_vector<sc_signal<bool>> &irq, sc_vector<link_partner> &partners,
+                            sc_vector<pcap_tap> &taps, ps_t quantum)
+{
+    mem.cpus = cpus;
+    nic.dma.bind(mem.socket);
+    cpu.nic = &nic;
+    cpu.cpus = cpus;
+    cpu.quantum = quantum;
+    for (int f = 0; f < 2; f++) {
+        cpu.mmio[f].bind(nic.bar0[f]);
+        nic.irq[f].bind(irq[f]);
+        cpu.irq[f].bind(irq[f]);
+        partners[f].cpus = cpus;
+        partners[f].port = f;
+        partners[f].lookahead = 2 * quantum + 10 * PS_PER_US;
+        partners[f].socket.bind(nic.eth_rx[f]);
+        nic.eth_tx[f].bind(taps[f].socket);
+        cpu.partners.push_back(&partners[f]);
+    }
+}
+
+// A pcap per port that capture.pcap names, before the run: 0, or -1 after
+// the message on stderr.
+static int open_captures(sc_vector<pcap_tap> &taps, const tb_cpus *cpus)
+{
     char err[1024];
-    std::unique_ptr<scenario, void (*)(scenario *)> sc(nicsim_scenario_load(path, (int)ov.size(), ov.data(), err, sizeof err),
-                                                        scenario_free);
+    for (int f = 0; f < 2; f++) {
+        const char *pcap = tb_cpus_pcap_path(cpus, f);
+        if (pcap[0]) {
+            taps[f].sink = link_sink_new(pcap, err, sizeof err);
+            if (!taps[f].sink) {
+                fprintf(stderr, "nicsim-systemc: %s\n", err);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+// What the SystemC side measured, for the report.
+static tb_result run_result(const cpu_initiator &cpu, nicsim_nic &nic, double wall, double quantum_ns)
+{
+    tb_result r = {};
+    r.sim_time_ps = cpu.end;
+    r.wall_seconds = wall;
+    r.late = cpu.late;
+    r.quantum_ns = quantum_ns;
+    r.stopped_early = cpu.stopped_early;
+    for (int p = 0; p < 2; p++)
+        r.wire_frames[p] = nic.wire_frames(p);
+    return r;
+}
+
+// The report (stdout, and the JSON when asked), then whether the run did
+// all it was asked, and exactly (no late observation): 0, or
+// EXIT_RUN_FAILED after the messages on stderr.
+static int report_run(tb_cpus *cpus, const tb_result &r, const char *json)
+{
+    char err[1024];
+    int rc = 0;
+    if (tb_cpus_report(cpus, &r, json, err, sizeof err) != 0) {
+        fprintf(stderr, "nicsim-systemc: %s\n", err);
+        rc = EXIT_RUN_FAILED;
+    }
+    char why[256];
+    if (!tb_cpus_complete(cpus, r.stopped_early, why, sizeof why)) {
+        fprintf(stderr, "nicsim-systemc: incomplete run: %s\n", why);
+        rc = EXIT_RUN_FAILED;
+    }
+    if (r.late) {
+        fprintf(stderr, "nicsim-systemc: %llu observations reached the NIC after its own time "
+                        "(the run is not exact)\n", (unsigned long long)r.late);
+        rc = EXIT_RUN_FAILED;
+    }
+    return rc;
+}
+
+// Complete the captures while the run has succeeded (rc 0); a failed run's
+// are abandoned, so no pcap of it is left.  Returns rc, or EXIT_RUN_FAILED
+// when a capture could not be completed.
+static int close_captures(sc_vector<pcap_tap> &taps, const tb_cpus *cpus, int rc)
+{
+    for (int f = 0; f < 2; f++)
+        if (taps[f].sink) {
+            if (rc == 0 && link_sink_close(taps[f].sink) != 0) {
+                fprintf(stderr, "nicsim-systemc: %s: cannot complete the capture: %s\n",
+                        tb_cpus_pcap_path(cpus, f), strerror(errno));
+                rc = EXIT_RUN_FAILED;
+            } else if (rc != 0) {
+                link_sink_abort(taps[f].sink);
+            }
+            taps[f].sink = nullptr;
+        }
+    return rc;
+}
+
+int sc_main(int argc, char **argv)
+{
+    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);    // "Simulation stopped by user"
+    tb_args a;
+    int status = parse_args(argc, argv, a);
+    if (status >= 0)
+        return status;
+    char err[1024];
+    std::unique_ptr<scenario, void (*)(scenario *)> sc(
+        nicsim_scenario_load(a.path, (int)a.ov.size(), a.ov.data(), err, sizeof err), scenario_free);
     if (!sc) {
         fprintf(stderr, "%s\n", err);
         return EXIT_USAGE;
     }
-    ps_t quantum = (ps_t)(quantum_ns * 1000.0 + 0.5);
+    ps_t quantum = (ps_t)(a.quantum_ns * 1000.0 + 0.5);
     tlm::tlm_global_quantum::instance().set(ps_time(quantum));
 
+    // the CPU first: its tb_bus is how the C side (tb_cpus, which checks the
+    // scenario's app and CPUs) reaches the modules; then the NIC and its peers
     cpu_initiator cpu("cpu");
     tb_bus bus = { &cpu, cpu_initiator::b_sync, cpu_initiator::b_mmio_read, cpu_initiator::b_mmio_write,
                    cpu_initiator::b_irq_wait, cpu_initiator::b_partner_go, cpu_initiator::b_turn };
@@ -349,41 +490,16 @@ int sc_main(int argc, char **argv)
         fprintf(stderr, "nicsim-systemc: %s\n", err);
         return EXIT_USAGE;
     }
-    std::unique_ptr<nicsim_nic> nic;
-    try {
-        nic.reset(new nicsim_nic("nic", sc.get()));
-    } catch (const std::exception &e) {
-        fprintf(stderr, "nicsim-systemc: %s\n", e.what());
+    std::unique_ptr<nicsim_nic> nic(new_nic(sc.get()));
+    if (!nic)
         return EXIT_USAGE;
-    }
     host_memory mem("memory");
-    mem.cpus = cpus.get();
-    nic->dma.bind(mem.socket);
-    cpu.nic = nic.get();
-    cpu.cpus = cpus.get();
-    cpu.quantum = quantum;
     sc_vector<sc_signal<bool>> irq("irq_line", 2);
     sc_vector<link_partner> partners("partner", 2);
     sc_vector<pcap_tap> taps("tap", 2);
-    for (int f = 0; f < 2; f++) {
-        cpu.mmio[f].bind(nic->bar0[f]);
-        nic->irq[f].bind(irq[f]);
-        cpu.irq[f].bind(irq[f]);
-        partners[f].cpus = cpus.get();
-        partners[f].port = f;
-        partners[f].lookahead = 2 * quantum + 10 * PS_PER_US;
-        partners[f].socket.bind(nic->eth_rx[f]);
-        nic->eth_tx[f].bind(taps[f].socket);
-        cpu.partners.push_back(&partners[f]);
-        const char *pcap = tb_cpus_pcap_path(cpus.get(), f);
-        if (pcap[0]) {
-            taps[f].sink = link_sink_new(pcap, err, sizeof err);
-            if (!taps[f].sink) {
-                fprintf(stderr, "nicsim-systemc: %s\n", err);
-                return EXIT_RUN_FAILED;
-            }
-        }
-    }
+    connect_modules(cpu, *nic, cpus.get(), mem, irq, partners, taps, quantum);
+    if (open_captures(taps, cpus.get()) != 0)
+        return EXIT_RUN_FAILED;
 
     double w0 = wall_now();
     sc_start();
@@ -394,42 +510,10 @@ int sc_main(int argc, char **argv)
         fprintf(stderr, "nicsim-systemc: %s\n", cpu.app_error.c_str());
         rc = EXIT_RUN_FAILED;
     }
-    tb_result r = {};
-    r.sim_time_ps = cpu.end;
-    r.wall_seconds = wall;
-    r.late = cpu.late;
-    r.quantum_ns = quantum_ns;
-    r.stopped_early = cpu.stopped_early;
-    for (int p = 0; p < 2; p++)
-        r.wire_frames[p] = nic->wire_frames(p);
-    if (rc == 0) {
-        if (tb_cpus_report(cpus.get(), &r, json, err, sizeof err) != 0) {
-            fprintf(stderr, "nicsim-systemc: %s\n", err);
-            rc = EXIT_RUN_FAILED;
-        }
-        char why[256];
-        if (!tb_cpus_complete(cpus.get(), cpu.stopped_early, why, sizeof why)) {
-            fprintf(stderr, "nicsim-systemc: incomplete run: %s\n", why);
-            rc = EXIT_RUN_FAILED;
-        }
-        if (r.late) {
-            fprintf(stderr, "nicsim-systemc: %llu observations reached the NIC after its own time "
-                            "(the run is not exact)\n", (unsigned long long)r.late);
-            rc = EXIT_RUN_FAILED;
-        }
-    }
-    for (int f = 0; f < 2; f++)
-        if (taps[f].sink) {
-            if (rc == 0 && link_sink_close(taps[f].sink) != 0) {
-                fprintf(stderr, "nicsim-systemc: %s: cannot complete the capture: %s\n",
-                        tb_cpus_pcap_path(cpus.get(), f), strerror(errno));
-                rc = EXIT_RUN_FAILED;
-            } else if (rc != 0) {
-                link_sink_abort(taps[f].sink);
-            }
-            taps[f].sink = nullptr;
-        }
-    return rc;
+    tb_result r = run_result(cpu, *nic, wall, a.quantum_ns);
+    if (rc == 0)
+        rc = report_run(cpus.get(), r, a.json);
+    return close_captures(taps, cpus.get(), rc);
 }
 
 // Our own main: the SystemC banner is printed before sc_main, so it is
