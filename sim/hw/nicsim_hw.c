@@ -68,89 +68,110 @@ static int parse_uint(const char *opt, const char *v, unsigned long lo, unsigned
     return 0;
 }
 
-/* The command line, the scenario and the run; overrides has room for argc
- * entries. */
-static int nicsim_hw(int argc, char **argv, char **overrides)
+/* --pci's comma-separated devices, eth0 first, into r->specs (pci is cut up). */
+static int parse_pci(char *pci, struct hw_run *r)
 {
-    static struct hw_run run;
-    const char *path = NULL;
+    for (char *tok = strtok(pci, ","); tok; tok = strtok(NULL, ",")) {
+        if (r->nspecs == HW_MAX_PORTS) {
+            fprintf(stderr, "nicsim-hw: --pci: at most %d NICs\n", HW_MAX_PORTS);
+            return -1;
+        }
+        r->specs[r->nspecs++] = tok;
+    }
+    return 0;
+}
+
+/* One option of the command line (argv[*i], its value argv[*i + 1] if any)
+ * into r; -1 to go on, else the exit status (--help: 0, a usage error: 2). */
+static int parse_option(int argc, char **argv, int *i, struct hw_run *r, char **pci)
+{
+    const char *a = argv[*i];
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    unsigned long x;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        fputs(usage, stdout);
+        return HW_OK;
+    } else if ((!strcmp(a, "--pci") || !strcmp(a, "--mode")) && !v) {
+        fprintf(stderr, "nicsim-hw: %s needs a value (nicsim-hw --help)\n", a);
+        return HW_BAD_INPUT;
+    } else if (!strcmp(a, "--pci")) {
+        *pci = argv[++*i];
+    } else if (!strcmp(a, "--mode")) {
+        ++*i;
+        if (!strcmp(v, "vfio"))
+            r->nic.mode = HW_MODE_VFIO;
+        else if (!strcmp(v, "uio"))
+            r->nic.mode = HW_MODE_UIO;
+        else if (strcmp(v, "auto")) {
+            fprintf(stderr, "nicsim-hw: --mode: expected auto, vfio or uio, got '%s'\n", v);
+            return HW_BAD_INPUT;
+        }
+    } else if (!strcmp(a, "--poll")) {
+        r->nic.poll = 1;
+    } else if (!strcmp(a, "--force")) {
+        r->nic.force = 1;
+    } else if (!strcmp(a, "--test-dma-fault")) {
+        r->nic.test_dma_fault = 1;
+    } else if (!strcmp(a, "--dma-mib")) {
+        if (parse_uint(a, v, 2, 4096, &x) != 0)
+            return HW_BAD_INPUT;
+        r->nic.dma_bytes = (size_t)x << 20;
+        ++*i;
+    } else if (!strcmp(a, "--idle-timeout")) {
+        if (parse_uint(a, v, 1, 86400, &x) != 0)
+            return HW_BAD_INPUT;
+        r->idle_timeout_s = (double)x;
+        ++*i;
+    } else {
+        fprintf(stderr, "nicsim-hw: unknown option '%s' (nicsim-hw --help)\n", a);
+        return HW_BAD_INPUT;
+    }
+    return -1;
+}
+
+/* The command line into r, *path and overrides[0..*nov) (room for argc);
+ * -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct hw_run *r, const char **path, char **overrides, int *nov)
+{
     char *pci = NULL;
-    int nov = 0;
-    run.nic.mode = HW_MODE_AUTO;
-    run.nic.dma_bytes = 32u << 20;
-    run.idle_timeout_s = 10;
+    r->nic.mode = HW_MODE_AUTO;
+    r->nic.dma_bytes = 32u << 20;
+    r->idle_timeout_s = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned long x;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return HW_OK;
-        } else if ((!strcmp(a, "--pci") || !strcmp(a, "--mode")) && !v) {
-            fprintf(stderr, "nicsim-hw: %s needs a value (nicsim-hw --help)\n", a);
-            return HW_BAD_INPUT;
-        } else if (!strcmp(a, "--pci")) {
-            pci = argv[++i];
-        } else if (!strcmp(a, "--mode")) {
-            i++;
-            if (!strcmp(v, "vfio"))
-                run.nic.mode = HW_MODE_VFIO;
-            else if (!strcmp(v, "uio"))
-                run.nic.mode = HW_MODE_UIO;
-            else if (strcmp(v, "auto")) {
-                fprintf(stderr, "nicsim-hw: --mode: expected auto, vfio or uio, got '%s'\n", v);
-                return HW_BAD_INPUT;
-            }
-        } else if (!strcmp(a, "--poll")) {
-            run.nic.poll = 1;
-        } else if (!strcmp(a, "--force")) {
-            run.nic.force = 1;
-        } else if (!strcmp(a, "--test-dma-fault")) {
-            run.nic.test_dma_fault = 1;
-        } else if (!strcmp(a, "--dma-mib")) {
-            if (parse_uint(a, v, 2, 4096, &x) != 0)
-                return HW_BAD_INPUT;
-            run.nic.dma_bytes = (size_t)x << 20;
-            i++;
-        } else if (!strcmp(a, "--idle-timeout")) {
-            if (parse_uint(a, v, 1, 86400, &x) != 0)
-                return HW_BAD_INPUT;
-            run.idle_timeout_s = (double)x;
-            i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "nicsim-hw: unknown option '%s' (nicsim-hw --help)\n", a);
-            return HW_BAD_INPUT;
+        if (a[0] == '-') {
+            int rc = parse_option(argc, argv, &i, r, &pci);
+            if (rc >= 0)
+                return rc;
         } else if (strchr(a, '=')) {
-            overrides[nov++] = argv[i];
-        } else if (!path) {
-            path = a;
+            overrides[(*nov)++] = argv[i];
+        } else if (!*path) {
+            *path = a;
         } else {
             fprintf(stderr, "nicsim-hw: one scenario only; '%s' is a second (nicsim-hw --help)\n", a);
             return HW_BAD_INPUT;
         }
     }
-    if (!path || !pci) {
-        fprintf(stderr, "nicsim-hw: %s (nicsim-hw --help)\n", !path ? "no scenario file given" : "--pci names no NIC");
+    if (!*path || !pci) {
+        fprintf(stderr, "nicsim-hw: %s (nicsim-hw --help)\n", !*path ? "no scenario file given" : "--pci names no NIC");
         return HW_BAD_INPUT;
     }
-    for (char *tok = strtok(pci, ","); tok; tok = strtok(NULL, ",")) {
-        if (run.nspecs == HW_MAX_PORTS) {
-            fprintf(stderr, "nicsim-hw: --pci: at most %d NICs\n", HW_MAX_PORTS);
-            return HW_BAD_INPUT;
-        }
-        run.specs[run.nspecs++] = tok;
-    }
+    return parse_pci(pci, r) != 0 ? HW_BAD_INPUT : -1;
+}
 
+/* The scenario's app on the NICs, its report on stdout; the exit status. */
+static int run_scenario(struct hw_run *r, const char *path, int nov, char **overrides)
+{
     char err[512];
     scenario *sc = nicsim_scenario_load(path, nov, overrides, err, sizeof err);
     if (!sc) {
         fprintf(stderr, "nicsim-hw: %s\n", err);
         return HW_BAD_INPUT;
     }
-    run.sc = sc;
-    run.stop = &stop_flag;
+    r->sc = sc;
+    r->stop = &stop_flag;
     struct hw_error e = { 0 };
-    if (hw_run_plan(&run, &e) != 0) {
+    if (hw_run_plan(r, &e) != 0) {
         fprintf(stderr, "nicsim-hw: %s\n", e.msg);
         scenario_free(sc);
         return e.status;
@@ -160,15 +181,26 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     struct sigaction sa = { .sa_handler = on_signal };
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int rc = hw_run(&run, &e);
-    if (run.t_end_ns)
-        hw_report_text(stdout, &run, path);
+    int rc = hw_run(r, &e);
+    if (r->t_end_ns)
+        hw_report_text(stdout, r, path);
     fflush(stdout);
     if (rc != 0)
         fprintf(stderr, "nicsim-hw: %s\n", e.msg);
-    hw_run_free(&run);
+    hw_run_free(r);
     scenario_free(sc);
-    return rc != 0 ? e.status : run.stopped ? HW_RUN_FAILED : HW_OK;
+    return rc != 0 ? e.status : r->stopped ? HW_RUN_FAILED : HW_OK;
+}
+
+/* The command line, the scenario and the run; overrides has room for argc
+ * entries. */
+static int nicsim_hw(int argc, char **argv, char **overrides)
+{
+    static struct hw_run run;
+    const char *path = NULL;
+    int nov = 0;
+    int rc = parse_args(argc, argv, &run, &path, overrides, &nov);
+    return rc >= 0 ? rc : run_scenario(&run, path, nov, overrides);
 }
 
 int main(int argc, char **argv)
