@@ -193,6 +193,11 @@ int cpus_build(nicsim_system *sys, char *err, size_t errlen)
     if (caches_build(sys, prof.mhz, err, errlen) != 0)
         return -1;
     sys->ncpus = app_instances(sys->app, sc, sys->nports);
+    if (sys->ncpus > SYS_MAX_CPUS) {            /* the app's check() bounds its instances */
+        snprintf(err, errlen, "system.app = %s: %d CPUs, the simulator runs at most %d", sys->app->name,
+                 sys->ncpus, SYS_MAX_CPUS);
+        return -1;
+    }
     for (int k = 0; k < sys->ncpus; k++) {
         sim_cpu *c = &sys->cpu[k];
         c->id = k;
@@ -213,6 +218,10 @@ int cpus_build(nicsim_system *sys, char *err, size_t errlen)
     }
     for (int k = 0; k < sys->ncpus; k++) {
         sim_cpu *c = &sys->cpu[k];
+        if (c->nports == 0) {       /* an app table entry's instance_of is not dense */
+            snprintf(err, errlen, "system.app = %s: instance %d drives no port", sys->app->name, k);
+            return -1;
+        }
         if (sys->ext)
             continue;           /* its app runs in the caller's thread (system_cpu_app) */
         if (coroutine_init(&c->co, cpu_life, c, CPU_STACK_BYTES) != 0) {
