@@ -74,7 +74,6 @@ module host_if #(
     output wire         idle             // no write's data in flight
 );
     wire rst = !rst_n;
-    localparam [1:0] BUILT = (NFUNC > 1) ? 2'b11 : 2'b01;
 
     // ---- input flops ----
     always @(posedge clk) begin
@@ -90,7 +89,7 @@ module host_if #(
         if (dma_cvalid) cdata_q <= dma_cdata;
     end
     always @(posedge clk) begin
-        rxv_q <= rst_n ? (mac_rx_valid & BUILT) : 2'b00;
+        rxv_q <= rst_n ? ((NFUNC > 1) ? mac_rx_valid : {1'b0, mac_rx_valid[0]}) : 2'b00;
         // the other fields only with a beat: an idle link costs no copy
         if (mac_rx_valid[0]) begin
             rxd_q[255:0] <= mac_rx_data[255:0];
