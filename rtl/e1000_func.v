@@ -5,9 +5,9 @@
 // bus model.
 //
 // The port has one DMA request port; the TX and RX queues share it through a
-// round-robin arbiter here.  A granted write's data beats follow it, and no
-// other write is granted until its last beat (the rule of the top level's
-// arbiter between the functions).  Read completions go by tag: 0..15 TX
+// round-robin arbiter (queue_dma_arb).  A granted write's data beats follow
+// it, and no other write is granted until its last beat (the rule of the top
+// level's arbiter between the functions, host_if).  Read completions go by tag: 0..15 TX
 // packet data, 5'h10 TX descriptors, 5'h11 RX descriptors.
 module e1000_func #(
     parameter [1:0] FUNC = 2'd0
@@ -211,39 +211,17 @@ module e1000_func #(
 
     // ---------------- DMA arbitration between the TX and RX queues ----------------
     // Round robin; a granted write locks out other writes until its last
-    // beat.  Requests are the queues' registers, selected here without a
-    // second register stage.  The lock is cleared only by the power-on reset:
-    // a write granted before a CTRL.RST still delivers its data (both queues
-    // finish a granted write's beats across CTRL.RST).
-    reg  arb_rr;                       // 1: RX has priority
-    reg  arb_wlock;
-    wire tq_ok   = tq_req_valid && !(tq_req_write && arb_wlock);
-    wire rq_ok   = rq_req_valid && !(rq_req_write && arb_wlock);
-    wire pick_rx = rq_ok && (!tq_ok || arb_rr);
-    assign req_valid    = tq_ok || rq_ok;
-    assign req_write    = pick_rx ? rq_req_write : tq_req_write;
-    assign req_tag      = pick_rx ? rq_req_tag   : tq_req_tag;
-    assign req_addr     = pick_rx ? rq_req_addr  : tq_req_addr;
-    assign req_len      = pick_rx ? rq_req_len   : tq_req_len;
-    assign tq_req_ready = req_ready && !pick_rx;
-    assign rq_req_ready = req_ready && pick_rx;
-    // at most one queue streams write data at a time
-    assign wvalid = tq_wvalid || rq_wvalid;
-    assign wdata  = rq_wvalid ? rq_wdata : tq_wdata;
-    assign wlast  = rq_wvalid ? rq_wlast : tq_wlast;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            arb_rr <= 1'b0;
-            arb_wlock <= 1'b0;
-        end else begin
-            if (req_valid && req_ready) begin
-                arb_rr <= !pick_rx;
-                if (req_write) arb_wlock <= 1'b1;
-            end
-            if (wvalid && wlast) arb_wlock <= 1'b0;
-        end
-    end
+    // beat (queue_dma_arb, shared with ixgbe_func).
+    queue_dma_arb qarb (
+        .clk(clk), .rst(rst),
+        .tq_req_valid(tq_req_valid), .tq_req_write(tq_req_write), .tq_req_tag(tq_req_tag),
+        .tq_req_addr(tq_req_addr), .tq_req_len(tq_req_len), .tq_req_ready(tq_req_ready),
+        .tq_wvalid(tq_wvalid), .tq_wdata(tq_wdata), .tq_wlast(tq_wlast),
+        .rq_req_valid(rq_req_valid), .rq_req_write(rq_req_write), .rq_req_tag(rq_req_tag),
+        .rq_req_addr(rq_req_addr), .rq_req_len(rq_req_len), .rq_req_ready(rq_req_ready),
+        .rq_wvalid(rq_wvalid), .rq_wdata(rq_wdata), .rq_wlast(rq_wlast),
+        .req_valid(req_valid), .req_write(req_write), .req_tag(req_tag), .req_addr(req_addr),
+        .req_len(req_len), .req_ready(req_ready), .wvalid(wvalid), .wdata(wdata), .wlast(wlast));
 
     wire [17:0] t_tr = (q_timer < rq_timer) ? q_timer : rq_timer;
     assign next_timer = (t_tr < i_timer) ? t_tr : i_timer;

@@ -14,10 +14,10 @@
 // The PCIe bus of the real part (nic-facts D) is timed by the simulator's
 // bus model like PCI-X is for the 82546; the RTL sees only requests and
 // beats.  Each function is an ixgbe_func (queue 0's engines, registers,
-// MACs, interrupts, statistics); this level holds the input flops of the
-// bus interface and of the MAC receive streams, and the round-robin DMA
-// arbiter between the functions (one write's data at a time), unchanged
-// from nic82546.
+// MACs, interrupts, statistics); the bus interface is nic82546's, the same
+// module (host_if): the input flops of the bus and of the MAC receive
+// streams, and the round-robin DMA arbiter between the functions (one
+// write's data at a time).
 module nic82599 #(
     // functions built: 2 (both ports), or 1 when the simulator drives only
     // port 0 of the card: port 1 then answers register reads with 0, ignores
@@ -76,51 +76,40 @@ module nic82599 #(
 );
     wire rst = !rst_n;
 
-    // ---- input flops of the bus interface ----
-    reg         mmio_valid_q, mmio_write_q, mmio_func_q;
-    reg [16:2]  mmio_addr_q;
-    reg [31:0]  mmio_wdata_q;
-    reg         cvalid_q, cfunc_q;
-    reg [4:0]   ctag_q;
-    reg [255:0] cdata_q;
-    always @(posedge clk) begin
-        mmio_valid_q <= rst_n && mmio_valid;
-        mmio_write_q <= mmio_write;
-        mmio_func_q  <= mmio_func;
-        mmio_addr_q  <= mmio_addr[16:2];
-        mmio_wdata_q <= mmio_wdata;
-        cvalid_q     <= rst_n && dma_cvalid;
-        cfunc_q      <= dma_cfunc;
-        ctag_q       <= dma_ctag;
-        // the beat's data only with a beat (a 256-bit copy per cycle otherwise)
-        if (dma_cvalid) cdata_q <= dma_cdata;
-    end
-    reg [1:0]   rxv_q, rxl_q, rxc_q;
-    reg [11:0]  rxn_q;
-    reg [511:0] rxd_q;
-    always @(posedge clk) begin
-        rxv_q <= rst_n ? mac_rx_valid : 2'b00;
-        // the other fields only with a beat: an idle link costs no copy
-        if (mac_rx_valid[0]) begin
-            rxd_q[255:0] <= mac_rx_data[255:0];
-            rxn_q[5:0]   <= mac_rx_nbytes[5:0];
-            rxl_q[0]     <= mac_rx_last[0];
-            rxc_q[0]     <= mac_rx_crc_ok[0];
-        end
-        if (mac_rx_valid[1]) begin
-            rxd_q[511:256] <= mac_rx_data[511:256];
-            rxn_q[11:6]    <= mac_rx_nbytes[11:6];
-            rxl_q[1]       <= mac_rx_last[1];
-            rxc_q[1]       <= mac_rx_crc_ok[1];
-        end
-    end
+    // ---- the bus interface: input flops, DMA arbiter, read answers (host_if) ----
+    wire         mmio_valid_q, mmio_write_q, mmio_func_q;
+    wire [16:2]  mmio_addr_q;
+    wire [31:0]  mmio_wdata_q;
+    wire         cvalid_q, cfunc_q;
+    wire [4:0]   ctag_q;
+    wire [255:0] cdata_q;
+    wire [1:0]   rxv_q, rxl_q, rxc_q;
+    wire [11:0]  rxn_q;
+    wire [511:0] rxd_q;
+    wire [1:0]   req_valid, req_write, req_ready, wvalid, wlast, m_rvalid, busy;
+    wire [9:0]   req_tag;
+    wire [127:0] req_addr;
+    wire [31:0]  req_len;
+    wire [511:0] wdata;
+    wire [63:0]  m_rdata;
 
-    wire [1:0]  req_valid, req_write, req_ready, wvalid, wlast, m_rvalid, busy;
-    wire [4:0]  req_tag [0:1];
-    wire [63:0] req_addr [0:1];
-    wire [15:0] req_len [0:1];
-    wire [255:0] wdata [0:1];
-    wire [31:0] m_rdata [0:1];
+    host_if #(.NFUNC(NFUNC)) hif (
+        .clk(clk), .rst_n(rst_n),
+        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_func(mmio_func), .mmio_addr(mmio_addr[16:2]),
+        .mmio_wdata(mmio_wdata), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
+        .dma_cdata(dma_cdata), .mac_rx_valid(mac_rx_valid), .mac_rx_data(mac_rx_data),
+        .mac_rx_nbytes(mac_rx_nbytes), .mac_rx_last(mac_rx_last), .mac_rx_crc_ok(mac_rx_crc_ok),
+        .mmio_valid_q(mmio_valid_q), .mmio_write_q(mmio_write_q), .mmio_func_q(mmio_func_q),
+        .mmio_addr_q(mmio_addr_q), .mmio_wdata_q(mmio_wdata_q), .cvalid_q(cvalid_q), .cfunc_q(cfunc_q),
+        .ctag_q(ctag_q), .cdata_q(cdata_q), .rxv_q(rxv_q), .rxd_q(rxd_q), .rxn_q(rxn_q), .rxl_q(rxl_q),
+        .rxc_q(rxc_q),
+        .f_req_valid(req_valid), .f_req_write(req_write), .f_req_tag(req_tag), .f_req_addr(req_addr),
+        .f_req_len(req_len), .f_req_ready(req_ready), .f_wvalid(wvalid), .f_wdata(wdata), .f_wlast(wlast),
+        .f_rvalid(m_rvalid), .f_rdata(m_rdata),
+        .dma_req_valid(dma_req_valid), .dma_req_write(dma_req_write), .dma_req_func(dma_req_func),
+        .dma_req_tag(dma_req_tag), .dma_req_addr(dma_req_addr), .dma_req_len(dma_req_len),
+        .dma_wvalid(dma_wvalid), .dma_wdata(dma_wdata), .mmio_rvalid(mmio_rvalid), .mmio_rdata(mmio_rdata),
+        .idle(idle));
 
     genvar f;
     generate for (f = 0; f < NFUNC; f = f + 1) begin : g_func
@@ -129,10 +118,10 @@ module nic82599 #(
             .tick(func_tick[18*f +: 18]),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
-            .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[f]),
-            .req_valid(req_valid[f]), .req_write(req_write[f]), .req_tag(req_tag[f]),
-            .req_addr(req_addr[f]), .req_len(req_len[f]), .req_ready(req_ready[f]),
-            .wvalid(wvalid[f]), .wdata(wdata[f]), .wlast(wlast[f]),
+            .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]),
+            .req_valid(req_valid[f]), .req_write(req_write[f]), .req_tag(req_tag[5*f +: 5]),
+            .req_addr(req_addr[64*f +: 64]), .req_len(req_len[16*f +: 16]), .req_ready(req_ready[f]),
+            .wvalid(wvalid[f]), .wdata(wdata[256*f +: 256]), .wlast(wlast[f]),
             .cpl_valid(cvalid_q && cfunc_q == f[0]), .cpl_tag(ctag_q), .cpl_data(cdata_q),
             .tx_ready(mac_tx_ready[f]), .tx_valid(mac_tx_valid[f]), .tx_data(mac_tx_data[256*f +: 256]),
             .tx_nbytes(mac_tx_nbytes[6*f +: 6]), .tx_last(mac_tx_last[f]), .tx_fcs(mac_tx_fcs[f]),
@@ -145,14 +134,14 @@ module nic82599 #(
         reg rv;
         always @(posedge clk) rv <= !rst && mmio_valid_q && mmio_func_q == f[0] && !mmio_write_q;
         assign m_rvalid[f] = rv;
-        assign m_rdata[f] = 32'd0;
+        assign m_rdata[32*f +: 32] = 32'd0;
         assign req_valid[f] = 1'b0;
         assign req_write[f] = 1'b0;
-        assign req_tag[f] = 5'd0;
-        assign req_addr[f] = 64'd0;
-        assign req_len[f] = 16'd0;
+        assign req_tag[5*f +: 5] = 5'd0;
+        assign req_addr[64*f +: 64] = 64'd0;
+        assign req_len[16*f +: 16] = 16'd0;
         assign wvalid[f] = 1'b0;
-        assign wdata[f] = 256'd0;
+        assign wdata[256*f +: 256] = 256'd0;
         assign wlast[f] = 1'b0;
         assign mac_tx_valid[f] = 1'b0;
         assign mac_tx_data[256*f +: 256] = 256'd0;
@@ -171,46 +160,5 @@ module nic82599 #(
         /* verilator lint_on UNUSEDSIGNAL */
     end endgenerate
 
-    // ---- DMA arbitration: round robin; one write's data at a time ----
-    // The functions register their requests, data and read answers; this
-    // level only selects among them (no second register stage), so an output
-    // is valid right after the edge at which a function produced it.
-    reg       rr;                 // function with priority this cycle
-    reg       wlock;              // a write's data beats are being forwarded
-    reg       wlock_f;
-    wire      ok0 = req_valid[0] && !(req_write[0] && wlock);
-    wire      ok1 = req_valid[1] && !(req_write[1] && wlock);
-    wire      pick1 = ok1 && (!ok0 || rr);
-    wire      grant = ok0 || ok1;
-    assign req_ready = {grant && pick1, grant && !pick1};
-
-    assign dma_req_valid = grant;
-    assign dma_req_write = req_write[pick1];
-    assign dma_req_func  = pick1;
-    assign dma_req_tag   = req_tag[pick1];
-    assign dma_req_addr  = req_addr[pick1];
-    assign dma_req_len   = req_len[pick1];
-    assign dma_wvalid    = wlock && wvalid[wlock_f];
-    assign dma_wdata     = wdata[wlock_f];
-    assign mmio_rvalid   = m_rvalid[0] || m_rvalid[1];
-    assign mmio_rdata    = m_rvalid[1] ? m_rdata[1] : m_rdata[0];
-
-    always @(posedge clk) begin
-        if (rst) begin
-            rr <= 0; wlock <= 0; wlock_f <= 0;
-        end else begin
-            if (grant) begin
-                rr <= !pick1;
-                if (req_write[pick1]) begin
-                    wlock <= 1'b1;
-                    wlock_f <= pick1;
-                end
-            end
-            if (dma_wvalid && wlast[wlock_f])
-                wlock <= 1'b0;
-        end
-    end
-
     assign func_idle = ~busy;
-    assign idle = !wlock;
 endmodule
