@@ -53,6 +53,24 @@ void nic_port_read_counters(const struct nic_port_core *core, nic_reg_read_fn rd
     c->roc = rd(ctx, r->roc);
 }
 
+struct ring_relay {
+    nic_rx_got_fn got;
+    void *arg;
+};
+
+static void ring_relay(void *arg, const struct rx_ring_pkt *pkt, uint64_t wb)
+{
+    const struct ring_relay *r = arg;
+    (void)wb;
+    r->got(r->arg, pkt->data, pkt->len, pkt->buf);
+}
+
+unsigned nic_port_rx_ring_poll(struct rx_ring *ring, unsigned budget, nic_rx_got_fn got, void *arg)
+{
+    struct ring_relay r = { got, arg };
+    return rx_ring_poll(ring, budget, ring_relay, &r);
+}
+
 void nic_port_rx_drops_of(const struct rx_ring_stats *s, struct nic_port_rx_drops *d)
 {
     *d = s ? (struct nic_port_rx_drops){ s->length_errors, s->errors, s->multi_desc } : (struct nic_port_rx_drops){ 0 };

@@ -112,6 +112,9 @@ void nic_port_down(struct nic_port *p);
  * nic_port_stat_regs (low half of a 64-bit counter first). */
 void nic_port_read_counters(const struct nic_port_core *core, nic_reg_read_fn rd, void *ctx,
                             struct nic_port_counters *c);
+/* The poll of a core's RX ring (the engine both cores run) as the queue
+ * table's: each good frame to got(arg, data, len, cookie). */
+unsigned nic_port_rx_ring_poll(struct rx_ring *ring, unsigned budget, nic_rx_got_fn got, void *arg);
 /* The drops of an RX ring's counters (NULL: no RX queue, all 0). */
 void nic_port_rx_drops_of(const struct rx_ring_stats *s, struct nic_port_rx_drops *d);
 /* 1 when vendor:device is a part the core drives. */

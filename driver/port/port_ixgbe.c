@@ -149,22 +149,10 @@ void port_ixgbe_txq_ops(struct nic_txq_ops *ops, struct ixgbe_txq *q)
     };
 }
 
-/* The poll adapts the core's struct ixgbe_rx_pkt to (data, len, cookie). */
-struct relay {
-    nic_rx_got_fn got;
-    void *arg;
-};
-
-static void relay(void *arg, struct ixgbe_rx_pkt *pkt)
-{
-    struct relay *r = arg;
-    r->got(r->arg, pkt->data, pkt->len, pkt->cookie);
-}
-
+/* The poll hands the ring's frames over as (data, len, cookie). */
 static unsigned r_poll(void *q, unsigned budget, nic_rx_got_fn got, void *arg)
 {
-    struct relay r = { got, arg };
-    return ixgbe_rx_poll(q, budget, relay, &r);
+    return nic_port_rx_ring_poll(&((struct ixgbe_rxq *)q)->rx, budget, got, arg);
 }
 
 static void r_irq_handle(void *q)
