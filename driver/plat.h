@@ -40,6 +40,12 @@ void plat_mem_copy_from(struct plat_dev *d, void *dst, const void *src, size_t n
  * skb's fields.  Charged like real accesses (cache model in the simulator). */
 void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write);
 
+/* The code is about to use the value it loaded from p to form an address
+ * (a pointer chase, a table's second level): an out-of-order core cannot
+ * issue that access before p's data has arrived.  Loads are otherwise
+ * taken as independent of each other (the core overlaps their misses). */
+void plat_mem_wait(struct plat_dev *d, const void *p);
+
 /* ---- ordering and caches ---- */
 void plat_wmb(struct plat_dev *d);   /* stores to DMA memory before a later MMIO write */
 void plat_rmb(struct plat_dev *d);   /* a DD read before the reads of what it guards */

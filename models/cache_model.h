@@ -33,8 +33,11 @@
  *    the CPU's next read of a received descriptor or packet hits the L3
  *    rather than memory.
  *
- * Latency of cache_access(): each line of the access is requested at `now`;
- * the access stalls until the last line has arrived.  A line that hits the L1
+ * Latency of cache_access(): each line of the access is requested at `now`
+ * (an L1 miss waits for a free line fill buffer when the profile limits
+ * them: the fill starts when the earliest one frees); the access's data is
+ * there when its last line has arrived (cache_access_ready; cache_access
+ * returns the difference, the stall of a core that waits for it).  A line that hits the L1
  * arrives after the L1 latency (or when its fill completes, if later); an L2
  * hit after the L2 latency; a miss after the memory latency; a line dirty in
  * another CPU after the cache-to-cache latency.  L2-to-L1 transfers and
@@ -74,6 +77,16 @@ typedef struct cache_profile {
     uint32_t l3_ways;
     double l3_cycles;          /* load-to-use latency of an L2 miss that hits the L3 */
     int ddio;                  /* 1: DMA writes allocate into the L3 (Data Direct I/O) */
+    /* Memory-level parallelism of the core (docs/models.md, "Memory-level
+     * parallelism"): */
+    uint32_t lfb;              /* L1 misses in flight at once (line fill buffers, or miss
+                                  address buffers): demand, store and prefetch fills
+                                  share them; 0 = no limit */
+    double window_cycles;      /* how far the core runs past a load that missed before
+                                  it must have the data (its reorder buffer full);
+                                  0 = it stalls at once (no overlap) */
+    int stores_wait;           /* 1: a store that misses stalls the core until its line
+                                  is there; 0: it waits in the store buffer */
 } cache_profile;
 
 /* AMD Opteron (K8, 130 nm SledgeHammer / 90 nm, 2004-2005), as in the dual
@@ -83,8 +96,15 @@ void cache_profile_opteron_1600(cache_profile *p);
 /* Intel Xeon E5-2680 v2 (Ivy Bridge-EP, 2013), 2.8 GHz: the 2014 server of
  * the l3fwd experiment.  Each number's basis is in cache_model.c. */
 void cache_profile_ivybridge_ep_2800(cache_profile *p);
+/* Intel Xeon E3-1230 V2 (Ivy Bridge, client die, 2012), 3.3 GHz: the ixy
+ * forwarding experiment's machine (8 MB L3, no DDIO). */
+void cache_profile_ivybridge_e3_3300(cache_profile *p);
+/* Intel Xeon E5-2630 (Sandy Bridge-EP, 2012), 2.3 GHz: the Linux pktgen
+ * experiment's server (15 MB L3, DDIO). */
+void cache_profile_sandybridge_ep_2300(cache_profile *p);
 /* Fill *p with the profile called name ("opteron-1.6ghz",
- * "ivybridge-ep-2.8ghz"); 0, or -1 if unknown. */
+ * "ivybridge-ep-2.8ghz", "ivybridge-e3-3.3ghz", "sandybridge-ep-2.3ghz");
+ * 0, or -1 if unknown. */
 int cache_profile_by_name(const char *name, cache_profile *p);
 /* NULL when p describes a buildable hierarchy, else what is wrong with it
  * (each level: size a multiple of ways x 64 bytes, a power-of-two number of
@@ -115,6 +135,8 @@ typedef struct cache_cpu_stats {
     uint64_t prefetch_late;    /* ... still in flight: the access waited longer than an L1 hit */
     uint64_t prefetch_unused;  /* prefetched lines evicted or invalidated before any demand access */
     uint64_t dma_snoops;       /* dirty lines of this CPU read by a device */
+    uint64_t lfb_waits;        /* L1 misses that found every line fill buffer busy */
+    ps_t lfb_wait_ps;          /* ... and the time their fills started late */
     ps_t stall_ps;             /* sum of the latencies cache_access() returned */
 } cache_cpu_stats;
 
@@ -131,10 +153,16 @@ int cache_hier_ncpu(const cache_hier *h);
 const cache_profile *cache_hier_profile(const cache_hier *h);
 
 /* CPU cpu reads (write == 0) or writes n bytes at addr at its time now:
- * returns the picoseconds it stalls, and updates the caches (fills, LRU,
- * dirty state, other CPUs' copies).  n == 0 or a bad cpu: 0, nothing changes.
- * Writes allocate and stall like reads (no store buffer is modelled). */
+ * returns when the data is there (the last line's arrival, at least now +
+ * the L1 latency), and updates the caches (fills, LRU, dirty state, other
+ * CPUs' copies).  n == 0 or a bad cpu: now, nothing changes.  Writes
+ * allocate like reads (their fill is the store's ownership of the line);
+ * what a core does meanwhile is the CPU model's (models/cpu_model.h). */
+ps_t cache_access_ready(cache_hier *h, int cpu, uint64_t addr, size_t n, int write, ps_t now);
+/* The same, returning the wait: cache_access_ready(...) - now. */
 ps_t cache_access(cache_hier *h, int cpu, uint64_t addr, size_t n, int write, ps_t now);
+/* The L1 hit latency of CPU cpu (0 for a bad cpu). */
+ps_t cache_l1_ps(const cache_hier *h, int cpu);
 
 /* CPU cpu issues a software prefetch of the line holding addr at now: if the
  * line is not in its L1, a fill into the L1 starts (clean, marked as

@@ -96,13 +96,25 @@ static uint32_t read_entry(const struct lpm *l, const uint32_t *tbl, uint32_t i)
     return (uint32_t)(i & 1 ? q >> 32 : q);
 }
 
+/* The next level's entry is found from an extended entry's value: its read
+ * waits for the entry at tbl[i] (the level's chain is a pointer chase). */
+static void wait_entry(const struct lpm *l, const uint32_t *tbl, uint32_t i)
+{
+    plat_mem_wait(l->pd, tbl + (i & ~1u));
+}
+
 uint32_t lpm_lookup(const struct lpm *l, const uint8_t *key, struct lpm_stats *st)
 {
-    uint32_t e = read_entry(l, l->tbl24, key_bits(key, 0, 24));
+    const uint32_t *tbl = l->tbl24;
+    uint32_t i = key_bits(key, 0, 24);
+    uint32_t e = read_entry(l, tbl, i);
     st->lookups++;
     st->entry_reads++;
     for (unsigned b = 3; (e & E_EXT) && b < l->key_bytes; b++) {
-        e = read_entry(l, l->groups + (size_t)(e & E_VALUE_MASK) * LPM_GROUP_ENTRIES, key[b]);
+        wait_entry(l, tbl, i);
+        tbl = l->groups + (size_t)(e & E_VALUE_MASK) * LPM_GROUP_ENTRIES;
+        i = key[b];
+        e = read_entry(l, tbl, i);
         st->entry_reads++;
     }
     if (!(e & E_VALID) || (e & E_EXT)) {
@@ -131,6 +143,7 @@ void lpm_lookup_bulk(const struct lpm *l, const uint8_t *const *keys, unsigned n
         unsigned more = 0;
         for (unsigned i = 0; i < n; i++)
             if (e[i] & E_EXT) {
+                wait_entry(l, where[i], 0);
                 where[i] = l->groups + (size_t)(e[i] & E_VALUE_MASK) * LPM_GROUP_ENTRIES + keys[i][b];
                 plat_prefetch(l->pd, where[i]);
                 more++;

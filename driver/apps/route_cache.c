@@ -85,8 +85,10 @@ int rt_cache_lookup(struct rt_cache *c, struct plat_dev *pd, uint32_t daddr, uin
 {
     c->stats.lookups++;
     uint64_t k0 = key0(daddr, saddr);
-    uint64_t link = plat_mem_read64(pd, &c->bucket[rt_cache_hash(c, daddr, saddr, iif)]);
+    const void *from = &c->bucket[rt_cache_hash(c, daddr, saddr, iif)];
+    uint64_t link = plat_mem_read64(pd, from);
     while (link) {
+        plat_mem_wait(pd, from);        /* the chain is a pointer chase */
         uint8_t *e = entry(c, (uint32_t)(link - 1));
         c->stats.walked++;
         if (plat_mem_read64(pd, e + OFF_KEY0) == k0 && plat_mem_read64(pd, e + OFF_KEY1) == iif) {
@@ -97,7 +99,8 @@ int rt_cache_lookup(struct rt_cache *c, struct plat_dev *pd, uint32_t daddr, uin
             c->stats.hits++;
             return 1;
         }
-        link = plat_mem_read64(pd, e + OFF_NEXT);
+        from = e + OFF_NEXT;
+        link = plat_mem_read64(pd, from);
     }
     c->stats.misses++;
     return 0;
@@ -112,6 +115,7 @@ static void unlink_entry(struct rt_cache *c, struct plat_dev *pd, uint32_t idx)
     void *prev = &c->bucket[rt_cache_hash(c, (uint32_t)(k0 >> 32), (uint32_t)k0, iif)];
     uint64_t link = plat_mem_read64(pd, prev);
     while (link) {
+        plat_mem_wait(pd, prev);
         uint8_t *cur = entry(c, (uint32_t)(link - 1));
         if (link - 1 == idx) {
             plat_mem_write64(pd, prev, plat_mem_read64(pd, e + OFF_NEXT));

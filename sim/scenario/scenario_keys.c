@@ -41,7 +41,8 @@ const scenario_key nicsim_keys[] = {
 
     { "cpu",    "mhz",              SCN_DOUBLE, "1600",      "1",    "100000",  NULL, "CPU clock" },
     { "cpu",    "mmio_write_ns",    SCN_DOUBLE, "250",       "0",    "100000",  NULL, "CPU stall to issue one posted (uncached) MMIO write" },
-    { "cpu",    "cache",            SCN_ENUM,   "opteron-1.6ghz", NULL, NULL,   "opteron-1.6ghz|ivybridge-ep-2.8ghz", "cache hierarchy profile (models/cache_model.c: sizes, ways, latencies; the Ivy Bridge has a shared L3)" },
+    { "cpu",    "cache",            SCN_ENUM,   "opteron-1.6ghz", NULL, NULL,   "opteron-1.6ghz|ivybridge-ep-2.8ghz|ivybridge-e3-3.3ghz|sandybridge-ep-2.3ghz", "core and cache profile (models/cache_model.c: sizes, ways, latencies, line fill buffers, the reorder window; the Intel ones have a shared L3)" },
+    { "cpu",    "mlp",              SCN_ENUM,   "profile",   NULL,   NULL,      "profile|off", "memory-level parallelism: profile = misses overlap up to the profile's line fill buffers within its reorder window; off = every miss stalls the core at once (an in-order core)" },
     { "cpu",    "ddio",             SCN_BOOL,   "false",     NULL,   NULL,      NULL, "Data Direct I/O: the NICs' DMA writes go into the shared L3 (needs a profile with one)" },
     { "cpu",    "mem_ns",           SCN_DOUBLE, "80",        "1",    "100000",  NULL, "memory latency of a cache miss (overrides the cache profile's)" },
     { "cpu",    "copy_cycles_per_line", SCN_DOUBLE, "20",    "0",    "100000",  NULL, "the instructions of copying 64 bytes (memory accesses are charged by the cache model)" },

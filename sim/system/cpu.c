@@ -38,8 +38,9 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     }
 }
 
-/* Every CPU's L1D and L2 (and the shared L3) of [cpu]. */
-static int caches_build(nicsim_system *sys, double mhz, char *err, size_t errlen)
+/* Every CPU's L1D and L2 (and the shared L3) of [cpu]; the core's window
+ * over missed loads goes into *prof. */
+static int caches_build(nicsim_system *sys, cpu_profile *prof, char *err, size_t errlen)
 {
     const scenario *sc = sys->sc;
     cache_profile cp;
@@ -47,6 +48,12 @@ static int caches_build(nicsim_system *sys, double mhz, char *err, size_t errlen
         snprintf(err, errlen, "cpu.cache: unknown profile '%s'", scenario_str(sc, "cpu", "cache"));
         return -1;
     }
+    if (!strcmp(scenario_str(sc, "cpu", "mlp"), "off")) {
+        cp.lfb = 0;
+        cp.window_cycles = 0;
+    }
+    prof->window_cycles = cp.window_cycles;
+    prof->stores_wait = cp.stores_wait;
     cp.mem_ns = scenario_double(sc, "cpu", "mem_ns");
     cp.ddio = scenario_bool(sc, "cpu", "ddio");
     if (cp.ddio && !cp.l3_size) {
@@ -54,7 +61,7 @@ static int caches_build(nicsim_system *sys, double mhz, char *err, size_t errlen
                  scenario_str(sc, "cpu", "cache"));
         return -1;
     }
-    sys->caches = cache_hier_new(&cp, SYS_MAX_CPUS, mhz);
+    sys->caches = cache_hier_new(&cp, SYS_MAX_CPUS, prof->mhz);
     if (!sys->caches) {
         snprintf(err, errlen, "cpu: bad cache profile (%s)", cache_profile_check(&cp));
         return -1;
@@ -190,7 +197,7 @@ int cpus_build(nicsim_system *sys, char *err, size_t errlen)
     const scenario *sc = sys->sc;
     cpu_profile prof;
     profile_from(sc, &prof);
-    if (caches_build(sys, prof.mhz, err, errlen) != 0)
+    if (caches_build(sys, &prof, err, errlen) != 0)
         return -1;
     sys->ncpus = app_instances(sys->app, sc, sys->nports);
     if (sys->ncpus > SYS_MAX_CPUS) {            /* the app's check() bounds its instances */

@@ -13,8 +13,17 @@ static ps_t ns_ps(double ns)
     return (ps_t)llround(ns * 1000.0);
 }
 
+/* An uncached access is performed in program order: the loads and stores
+ * before it are done first. */
+static void uncached_order(struct plat_dev *d)
+{
+    cpu_drain_loads(d->cpu);
+    cpu_drain_stores(d->cpu);
+}
+
 uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 {
+    uncached_order(d);
     ps_t done;
     ps_t t0 = d->cpu->t;
     uint32_t v = system_mmio_read(d->sys, d->sc, d->card, d->func, reg, t0, &done);
@@ -24,6 +33,7 @@ uint32_t plat_read32(struct plat_dev *d, uint32_t reg)
 
 void plat_write32(struct plat_dev *d, uint32_t reg, uint32_t val)
 {
+    uncached_order(d);
     system_mmio_write(d->sys, d->card, d->func, reg, val, d->cpu->t);
     cpu_charge(d->cpu, CPU_CAT_MMIO_WRITE, ns_ps(d->cpu->prof.mmio_write_ns));
 }
@@ -35,14 +45,21 @@ void *plat_dma_alloc(struct plat_dev *d, size_t size, size_t align, uint64_t *bu
     return host_mem_alloc(d->sys->mem, size, align, bus_addr);
 }
 
-/* Charge an access of n bytes at p through the cache model.  Memory outside
- * the simulated host memory (an app's private packet template) is not
- * modelled and costs nothing. */
+/* An access of n bytes at p through the cache model: the core pays an L1
+ * hit's time at once, and a miss as its memory-level parallelism allows
+ * (models/cpu_model.h).  Memory outside the simulated host memory (an
+ * app's private packet template) is not modelled and costs nothing. */
 static void mem_access(struct plat_dev *d, const void *p, size_t n, int write)
 {
     uint64_t bus = host_mem_bus_addr(d->sys->mem, p);
-    if (bus)
-        cpu_charge(d->cpu, CPU_CAT_MEM, cache_access(d->sys->caches, d->sc->id, bus, n, write, d->cpu->t));
+    if (!bus)
+        return;
+    ps_t ready = cache_access_ready(d->sys->caches, d->sc->id, bus, n, write, d->cpu->t);
+    ps_t hit = cache_l1_ps(d->sys->caches, d->sc->id);
+    if (write)
+        cpu_store(d->cpu, ready, hit);
+    else
+        cpu_load(d->cpu, ready, hit);
 }
 
 uint64_t plat_mem_read64(struct plat_dev *d, const void *p)
@@ -89,18 +106,33 @@ void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
     mem_access(d, p, n, write);
 }
 
+void plat_mem_wait(struct plat_dev *d, const void *p)
+{
+    uint64_t bus = host_mem_bus_addr(d->sys->mem, p);
+    int level;
+    ps_t ready;
+    if (bus && cache_lookup(d->sys->caches, d->sc->id, bus, &level, &ready) != CACHE_INVALID && level == 1)
+        cpu_wait_until(d->cpu, ready);
+}
+
+/* The fences wait for the accesses they order (sfence: the stores; lfence:
+ * the loads), then cost their own cycles. */
 void plat_wmb(struct plat_dev *d)
 {
+    cpu_drain_stores(d->cpu);
     cpu_charge(d->cpu, CPU_CAT_BARRIER, cpu_cycles_ps(d->cpu, d->cpu->prof.wmb_cycles));
 }
 
 void plat_rmb(struct plat_dev *d)
 {
+    cpu_drain_loads(d->cpu);
     cpu_charge(d->cpu, CPU_CAT_BARRIER, cpu_cycles_ps(d->cpu, d->cpu->prof.rmb_cycles));
 }
 
 void plat_mb(struct plat_dev *d)
 {
+    cpu_drain_loads(d->cpu);
+    cpu_drain_stores(d->cpu);
     cpu_charge(d->cpu, CPU_CAT_BARRIER, cpu_cycles_ps(d->cpu, d->cpu->prof.mb_cycles));
 }
 

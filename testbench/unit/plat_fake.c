@@ -310,6 +310,13 @@ void plat_mem_touch(struct plat_dev *d, const void *p, size_t n, int write)
     log_add(d, FAKE_TOUCH, write != 0, (uint32_t)n, p, n);
 }
 
+void plat_mem_wait(struct plat_dev *d, const void *p)
+{
+    in_arena(d, p, 1);
+    d->mem_waits++;
+    log_add(d, FAKE_WAIT, 0, 0, p, 0);
+}
+
 /* ---- interrupts and time ---- */
 /* What happens on a device while a CPU waits for it: the hook, and the TX
  * engine in FAKE_NIC_ON_IRQ_WAIT mode. */

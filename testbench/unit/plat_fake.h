@@ -34,7 +34,7 @@
 #define FAKE_MAX_COSTS  32
 
 enum fake_kind { FAKE_W32, FAKE_R32, FAKE_WMB, FAKE_RMB, FAKE_MB, FAKE_MEMW, FAKE_MEMR,
-                 FAKE_PREFETCH, FAKE_TOUCH, FAKE_COPY_TO, FAKE_COPY_FROM };
+                 FAKE_PREFETCH, FAKE_TOUCH, FAKE_COPY_TO, FAKE_COPY_FROM, FAKE_WAIT };
 
 /* One logged access.  For FAKE_MEMW/FAKE_MEMR, addr is the host pointer as
  * an integer and val the low 32 bits of the qword.  For FAKE_PREFETCH, addr
@@ -122,6 +122,7 @@ struct plat_dev {
     uint64_t delays, irq_waits;
     uint64_t touches;                  /* plat_mem_touch calls */
     uint64_t touch_bytes;              /* bytes they covered */
+    uint64_t mem_waits;                /* plat_mem_wait calls (addr: the pointer waited for) */
 
     /* called at the start of every plat_irq_wait / plat_irq_wait_any on
      * this device (e.g. to make frames arrive while the CPU waits) */
