@@ -71,6 +71,7 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     const struct rx_ring_cfg cfg = {
         .count = o->ring_size, .tail_reg = E1000_RDT, .fcs = o->secrc ? 0 : E1000_RX_FCS_LEN,
         .copybreak = o->copybreak, .rdt_batch = o->rdt_batch,
+        .tail_per_poll = o->tail_per_poll, .skip_rmb = o->skip_rmb,
         .prefetch_next_desc = o->prefetch_next_desc, .prefetch_cur_hdr = o->prefetch_cur_hdr,
         .prefetch_next_hdr = o->prefetch_next_hdr, .pool_max = o->pool_max,
         .meta_alloc_touch = o->meta_alloc_touch, .meta_free_touch = o->meta_free_touch,

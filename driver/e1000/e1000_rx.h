@@ -35,6 +35,9 @@ struct e1000_rx_opts {
     uint32_t rdt_batch;        /* re-posted descriptors per RDT write, 1..ring_size - 2
                                   (more could strand the NIC with no descriptors);
                                   default 16 (E1000_RX_BUFFER_WRITE) */
+    uint8_t tail_per_poll;     /* 1: RDT once at the end of each poll that re-posted
+                                  anything, not per rdt_batch; default 0 */
+    uint8_t skip_rmb;          /* 1: no rmb after the DD read; default 0 (Linux) */
     uint8_t prefetch_next_desc; /* #1: prefetch descriptor i + 1; default 0 */
     uint8_t prefetch_cur_hdr;   /* #2: prefetch slot i's buffer data; default 0 */
     uint8_t prefetch_next_hdr;  /* #5: prefetch slot i + 1's buffer data; default 0 */

@@ -47,6 +47,10 @@ struct ixgbe_rx_opts {
     uint32_t rdt_batch;        /* re-posted descriptors per RDT write, 1..ring_size - 1
                                   (more could leave the NIC with none while they wait);
                                   default 16 (IXGBE_RX_BUFFER_WRITE) */
+    uint8_t tail_per_poll;     /* 1: RDT once at the end of each poll that re-posted
+                                  anything (ixy's rx_batch), not per rdt_batch; default 0 */
+    uint8_t skip_rmb;          /* 1: no rmb after the DD read (DPDK's 2014 PMD, ixy);
+                                  default 0 (Linux) */
     uint8_t prefetch_next_desc; /* #1: prefetch descriptor i + 1; default 0 */
     uint8_t prefetch_cur_hdr;   /* #2: prefetch slot i's buffer data; default 0 */
     uint8_t prefetch_next_hdr;  /* #5: prefetch slot i + 1's buffer data; default 0 */

@@ -59,7 +59,9 @@ static int opts_valid(const struct ixgbe_tx_opts *o)
            o->prefetch <= 1 && o->head_wb <= 1 &&
            o->hthresh <= IXGBE_TXDCTL_THRESH_MAX &&
            (uint32_t)o->pthresh + o->wthresh <= IXGBE_TX_DESC_CACHE &&
-           o->rs_every >= 1 && o->clean_thresh < r &&
+           o->rs_every >= 1 && o->clean_thresh < r && o->rs_by_index <= 1 &&
+           (!o->rs_by_index || (o->rs_every <= r && r % o->rs_every == 0)) &&
+           (!o->clean_batch || (o->clean_batch < r && o->rs_every == 1 && !o->rs_by_index)) &&
            o->max_desc_bytes >= 16 && o->max_desc_bytes <= IXGBE_ADVTXD_MAX_DTALEN &&
            o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX;
 }
@@ -154,6 +156,17 @@ static void rs_push(struct ixgbe_txq *q, uint32_t idx)
     q->stats.rs_set++;
 }
 
+/* Whether the packet about to take n descriptors gets RS. */
+static int rs_due(const struct ixgbe_txq *q, unsigned n, int write_tail)
+{
+    if (!q->opts.rs_by_index)
+        return q->since_rs + 1 >= q->opts.rs_every || write_tail;
+    uint32_t k = q->opts.rs_every, first = q->next_to_use;
+    /* the next multiple of k minus one at or after first, within n */
+    uint32_t to_boundary = (k - 1 - first % k) % k;
+    return to_boundary < n;
+}
+
 int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *cookie,
                int more)
 {
@@ -171,7 +184,7 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
      * behind TDT. */
     int nearly_full = free_descs - n < q->stop_descs;
     int write_tail = !more || nearly_full;
-    int rs = q->since_rs + 1 >= q->opts.rs_every || write_tail;
+    int rs = rs_due(q, n, write_tail);
 
     uint32_t i = q->next_to_use, off = 0, left = len, max = q->opts.max_desc_bytes;
     for (unsigned k = 0; k < n; k++) {
@@ -222,7 +235,7 @@ void ixgbe_tx_flush(struct ixgbe_txq *q)
     if (q->next_to_use == q->tail)
         return;
     struct ixgbe_tx_slot *s = &q->slot[q->last_eop];
-    if (!(s->flags & IXGBE_TX_SLOT_RS)) {
+    if (!(s->flags & IXGBE_TX_SLOT_RS) && !q->opts.rs_by_index) {
         /* The newest packet is still ours (beyond TDT): add RS so that it,
          * and the packets before it, will be reported. */
         uint8_t cmd = IXGBE_TXD_CMD_DEXT | IXGBE_TXD_CMD_IFCS | IXGBE_TXD_CMD_EOP |
@@ -264,7 +277,8 @@ static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cook
         if (!(sta & IXGBE_ADVTXD_STAT_DD))
             break;
         /* DD first, then whatever it vouches for. */
-        plat_rmb(q->pd);
+        if (!q->opts.skip_rmb)
+            plat_rmb(q->pd);
         /* The NIC completes descriptors in order: DD here means every
          * descriptor up to and including rs_idx is done. */
         for (;;) {
@@ -275,6 +289,46 @@ static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cook
         }
         q->rs_head = (q->rs_head + 1) & (q->count - 1);
         q->rs_count--;
+    }
+    return cleaned;
+}
+
+/* Drop the pending RS entries among the `passed` descriptors reclaimed from
+ * `from` on. */
+static void rs_forget(struct ixgbe_txq *q, uint32_t from, uint32_t passed)
+{
+    while (q->rs_count && ring_dist(q, from, q->rs_fifo[q->rs_head]) < passed) {
+        q->rs_head = (q->rs_head + 1) & (q->count - 1);
+        q->rs_count--;
+    }
+}
+
+/* ixy's clean: while a whole batch is outstanding, the DD of its last
+ * descriptor says whether the batch is done; whole batches only. */
+static unsigned clean_batches(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
+                              void *arg)
+{
+    uint32_t b = q->opts.clean_batch;
+    unsigned cleaned = 0;
+    while (q->used >= b) {
+        uint32_t from = q->next_to_clean, last = (from + b - 1) & (q->count - 1);
+        if (ring_dist(q, from, last) >= ring_dist(q, from, q->tail))
+            break;                      /* not all of it handed to the NIC */
+        /* a multi-descriptor packet may end elsewhere: its RS counts */
+        uint32_t k = b;
+        while (k && !(q->slot[(from + k - 1) & (q->count - 1)].flags & IXGBE_TX_SLOT_RS))
+            k--;
+        if (!k)
+            break;
+        uint64_t sta = plat_mem_read64(q->pd, &q->ring[(from + k - 1) & (q->count - 1)].cmd_type_len);
+        q->stats.dd_reads++;
+        if (!(sta & IXGBE_ADVTXD_STAT_DD))
+            break;
+        if (!q->opts.skip_rmb)
+            plat_rmb(q->pd);
+        for (uint32_t j = 0; j < k; j++)
+            cleaned += (unsigned)reclaim_one(q, done, arg);
+        rs_forget(q, from, k);
     }
     return cleaned;
 }
@@ -295,7 +349,8 @@ static unsigned clean_head(struct ixgbe_txq *q, void (*done)(void *arg, void *co
     uint32_t advance = ring_dist(q, q->next_to_clean, head);
     if (!advance)
         return 0;
-    plat_rmb(q->pd);
+    if (!q->opts.skip_rmb)
+        plat_rmb(q->pd);
     /* Every descriptor before head is done, but head may stop inside a
      * packet: reclaim only up to the last EOP before it. */
     uint32_t whole = 0;
@@ -307,17 +362,16 @@ static unsigned clean_head(struct ixgbe_txq *q, void (*done)(void *arg, void *co
     for (uint32_t k = 0; k < whole; k++)
         cleaned += (unsigned)reclaim_one(q, done, arg);
     /* RS descriptors passed on the way are no longer pending. */
-    while (q->rs_count && ring_dist(q, from, q->rs_fifo[q->rs_head]) < whole) {
-        q->rs_head = (q->rs_head + 1) & (q->count - 1);
-        q->rs_count--;
-    }
+    rs_forget(q, from, whole);
     return cleaned;
 }
 
 unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
                         void *arg)
 {
-    unsigned cleaned = q->opts.head_wb ? clean_head(q, done, arg) : clean_dd(q, done, arg);
+    unsigned cleaned = q->opts.head_wb      ? clean_head(q, done, arg)
+                       : q->opts.clean_batch ? clean_batches(q, done, arg)
+                                             : clean_dd(q, done, arg);
     q->stats.reclaimed += cleaned;
     return cleaned;
 }

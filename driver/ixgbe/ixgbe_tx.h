@@ -16,7 +16,11 @@
  *   - ixgbe_tx_clean() reads DD only on RS descriptors, oldest first (a
  *     later RS cannot overtake an earlier one), or, with head write-back,
  *     the head index the NIC writes to host memory, and reclaims whole
- *     packets up to it.
+ *     packets up to it;
+ *   - two other drivers' rules as options: RS by descriptor index
+ *     (rs_by_index: DPDK's simple TX puts RS on every tx_rs_thresh-th
+ *     descriptor and nowhere else) and reclaim in whole batches checked by
+ *     their last descriptor (clean_batch: ixy).
  * Ownership: descriptors between the last written tail and next_to_use are
  * still the driver's; the NIC owns [tail - in flight, tail). */
 #ifndef NICSIM_IXGBE_TX_H
@@ -43,6 +47,19 @@ struct ixgbe_tx_opts {
                                  1 (Linux and ixy set RS on every packet, B1a) */
     uint32_t clean_thresh;    /* callers reclaim when fewer descriptors are free;
                                  default 32 (ixy's TX_CLEAN_BATCH, B1a) */
+    uint8_t rs_by_index;      /* 1: RS on the packet whose descriptors include one whose
+                                 index + 1 is a multiple of rs_every, and nowhere else
+                                 (DPDK's simple TX, tx_rs_thresh; rs_every must divide
+                                 ring_size); 0: by packet count, and on the newest packet
+                                 before every tail write (default) */
+    uint8_t skip_rmb;         /* 1: no rmb between a DD (or head) read and the reclaim
+                                 (DPDK's 2014 PMD, ixy); default 0 (Linux) */
+    uint32_t clean_batch;     /* N > 0: clean reclaims whole batches of N descriptors,
+                                 reading only the DD of each batch's last (ixy,
+                                 TX_CLEAN_BATCH 32; needs RS on every packet: rs_every 1,
+                                 rs_by_index 0; single-descriptor packets, else the last
+                                 RS descriptor of the batch counts); 0: each RS
+                                 descriptor in turn (default) */
     uint32_t max_desc_bytes;  /* bytes per data descriptor, 16..65535 (DTALEN is 16
                                  bits, B2); default 16384 (Linux ixgbe.h's
                                  IXGBE_MAX_DATA_PER_TXD, not in nic-facts) */

@@ -13,6 +13,7 @@ int rx_ring_init(struct rx_ring *r, struct plat_dev *pd, const struct rx_ring_fm
     *r = (struct rx_ring){
         .pd = pd, .fmt = fmt, .count = cfg->count, .tail_reg = cfg->tail_reg, .fcs = cfg->fcs,
         .copybreak = cfg->copybreak, .rdt_batch = cfg->rdt_batch,
+        .tail_per_poll = cfg->tail_per_poll, .skip_rmb = cfg->skip_rmb,
         .prefetch_next_desc = cfg->prefetch_next_desc, .prefetch_cur_hdr = cfg->prefetch_cur_hdr,
         .prefetch_next_hdr = cfg->prefetch_next_hdr,
     };
@@ -86,7 +87,7 @@ static unsigned refill(struct rx_ring *r, int batch_writes)
         r->since_rdt++;
         r->stats.refills++;
         n++;
-        if (batch_writes && r->since_rdt >= r->rdt_batch)
+        if (batch_writes && !r->tail_per_poll && r->since_rdt >= r->rdt_batch)
             rx_ring_write_tail(r);
     }
     return n;
@@ -159,7 +160,8 @@ unsigned rx_ring_poll(struct rx_ring *r, unsigned budget, rx_ring_deliver_fn *de
         if (!(wb & f->dd))
             break;
         /* DD first, then whatever it vouches for (the frame's bytes). */
-        plat_rmb(pd);
+        if (!r->skip_rmb)
+            plat_rmb(pd);
         uint32_t next = ring_next(r, i);
         r->next_to_clean = next;
         r->posted--;
@@ -207,14 +209,17 @@ unsigned rx_ring_poll(struct rx_ring *r, unsigned budget, rx_ring_deliver_fn *de
         if (f->clean_zero_qw1)
             plat_mem_write64(pd, &r->desc[i].qw1, 0);
 
-        /* Return buffers to the NIC in groups of rdt_batch (E1000_RX_BUFFER_WRITE). */
-        if (!refill_failed && r->count - 1 - r->posted >= r->rdt_batch) {
+        /* Return buffers to the NIC in groups of rdt_batch (E1000_RX_BUFFER_WRITE),
+         * or each at once when the tail goes out per poll. */
+        if (!refill_failed && r->count - 1 - r->posted >= (r->tail_per_poll ? 1 : r->rdt_batch)) {
             uint64_t fails = r->stats.alloc_fails;
             refill(r, 1);
             refill_failed = r->stats.alloc_fails != fails;
         }
     }
     refill(r, 1);                                       /* top-up */
+    if (r->tail_per_poll && r->since_rdt)
+        rx_ring_write_tail(r);
     if (budget && done == budget)
         r->stats.budget_used_up++;
     return done;

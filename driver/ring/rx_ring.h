@@ -10,7 +10,7 @@
  * Shape (Linux e1000_clean_rx_irq / e1000_alloc_rx_buffers; ixgbe's the same):
  *   - rx_ring_poll() processes descriptors in ring order while DD is set and
  *     the budget lasts: one plat_mem_read64 of the write-back's upper qword,
- *     then plat_rmb; frames that are not single-descriptor (EOP), carry a
+ *     then plat_rmb (unless skip_rmb); frames that are not single-descriptor (EOP), carry a
  *     frame error or a length of nothing after the FCS / beyond the buffer
  *     are dropped and counted, their buffers reused; a good frame is either
  *     copied into a new small buffer (length without FCS <= copybreak; the
@@ -22,7 +22,9 @@
  *     descriptors; the poll refills whenever rdt_batch slots are waiting and
  *     tops up at its end.  Up to rdt_batch - 1 re-posted descriptors may
  *     wait behind the tail; the NIC still owns the rest of the ring, so no
- *     frame waits on them.  One slot always stays empty (Linux's
+ *     frame waits on them.  With tail_per_poll the poll instead re-posts
+ *     as it goes and writes the tail once at its end (ixy's rx_batch).
+ *     One slot always stays empty (Linux's
  *     E1000_DESC_UNUSED), so a full ring never has tail == head.
  *
  * Prefetch points (numbered as in the reference posts), issued for
@@ -84,6 +86,11 @@ struct rx_ring_cfg {
     uint32_t copybreak;        /* copy frames of at most this many bytes (without
                                   FCS) into a new small buffer; 0 = off */
     uint32_t rdt_batch;        /* re-posted descriptors per tail write */
+    uint8_t tail_per_poll;     /* 1: the tail once at the end of a poll that re-posted
+                                  anything (ixy), not per rdt_batch */
+    uint8_t skip_rmb;          /* 1: no read barrier between the DD read and the
+                                  frame's reads (DPDK's 2014 PMD, ixy: x86 keeps
+                                  loads in order) */
     uint8_t prefetch_next_desc; /* #1 */
     uint8_t prefetch_cur_hdr;   /* #2 */
     uint8_t prefetch_next_hdr;  /* #5 */
@@ -134,6 +141,7 @@ struct rx_ring {
     void *info;                   /* per-descriptor bookkeeping (modelled memory) */
     uint32_t count;               /* descriptors */
     uint32_t tail_reg, fcs, copybreak, rdt_batch;       /* as in struct rx_ring_cfg */
+    uint8_t tail_per_poll, skip_rmb;
     uint8_t prefetch_next_desc, prefetch_cur_hdr, prefetch_next_hdr;
     uint32_t next_to_clean;       /* next descriptor the poll looks at */
     uint32_t next_to_use;         /* next descriptor refill posts */

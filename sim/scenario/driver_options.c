@@ -36,6 +36,9 @@ void driver_options_tx(const scenario *sc, struct e1000_tx_opts *o)
         (o)->prefetch_next_hdr = (uint8_t)scenario_bool((sc), "driver", "prefetch_next_hdr");   \
         (o)->meta_alloc_touch = (uint32_t)scenario_uint((sc), "driver", "buf_alloc_touch");     \
         (o)->meta_free_touch = (uint32_t)scenario_uint((sc), "driver", "buf_free_touch");       \
+        (o)->rdt_batch = (uint32_t)scenario_uint((sc), "driver", "rx_free_thresh");            \
+        (o)->tail_per_poll = !strcmp(scenario_str((sc), "driver", "rx_tail"), "poll");        \
+        (o)->skip_rmb = !scenario_bool((sc), "driver", "dd_rmb");                                  \
     } while (0)
 
 void driver_options_rx(const scenario *sc, struct e1000_rx_opts *o)
@@ -57,6 +60,9 @@ void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct i
     t->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
     t->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
     t->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");
+    t->rs_by_index = !strcmp(scenario_str(sc, "driver", "tx_rs"), "index");
+    t->clean_batch = (uint32_t)scenario_uint(sc, "driver", "tx_clean_batch");
+    t->skip_rmb = !scenario_bool(sc, "driver", "dd_rmb");
 }
 
 void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)

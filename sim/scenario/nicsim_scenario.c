@@ -45,6 +45,26 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
                  "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
         return -1;
     }
+    uint64_t rx_ring = scenario_uint(sc, "driver", "rx_ring"), free_thresh = scenario_uint(sc, "driver", "rx_free_thresh");
+    if (free_thresh + 1 >= rx_ring) {
+        where(sc, n_ov, ov, "driver", "rx_free_thresh", w, sizeof w);
+        snprintf(err, n, "%s: driver.rx_free_thresh: expected at most driver.rx_ring - 2 (%llu), got '%llu': "
+                 "the NIC would run out of descriptors while they wait", w, (unsigned long long)(rx_ring - 2),
+                 (unsigned long long)free_thresh);
+        return -1;
+    }
+    uint64_t rs_every = scenario_uint(sc, "driver", "rs_every");
+    if (!strcmp(scenario_str(sc, "driver", "tx_rs"), "index") && ring % rs_every) {
+        where(sc, n_ov, ov, "driver", "rs_every", w, sizeof w);
+        snprintf(err, n, "%s: driver.rs_every: expected a divisor of driver.tx_ring (%llu) with driver.tx_rs = index, got '%llu'",
+                 w, (unsigned long long)ring, (unsigned long long)rs_every);
+        return -1;
+    }
+    if (scenario_uint(sc, "driver", "tx_clean_batch") && (rs_every != 1 || strcmp(scenario_str(sc, "driver", "tx_rs"), "packets"))) {
+        where(sc, n_ov, ov, "driver", "tx_clean_batch", w, sizeof w);
+        snprintf(err, n, "%s: driver.tx_clean_batch: expected 0 unless RS is on every packet (driver.rs_every = 1, driver.tx_rs = packets)", w);
+        return -1;
+    }
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
         where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
         snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);

@@ -698,6 +698,37 @@ static void test_rdt_batching(void)
     take_down();
 }
 
+/* ixy's rx_batch: each descriptor re-posted as it is taken, RDT once at the
+ * end of a poll that took any, no read barrier after DD. */
+static void test_tail_per_poll(void)
+{
+    struct ixgbe_rx_opts o;
+    ixgbe_rx_default_opts(&o);
+    o.copybreak = 0;
+    o.tail_per_poll = 1;
+    o.skip_rmb = 1;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    unsigned rmbs = d->rmbs;
+    for (unsigned k = 0; k < 5; k++)
+        inject(60, k);
+    CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 5);
+    CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 1);
+    CU_ASSERT_EQUAL(fake_reg_get(d, IXGBE_RDT(0)), 4);      /* next_to_use: 511, 0..3 re-posted */
+    CU_ASSERT_EQUAL(q.rx.posted, 511);
+    CU_ASSERT_EQUAL(d->rmbs, rmbs);
+    /* each re-post right after its descriptor: slot 0's new buffer is
+     * written before descriptor 1's status is read */
+    long w = fake_find(d, FAKE_MEMW, 0, 0), r1 = -1;
+    for (size_t i = 0; i < d->log_n; i++)
+        if (d->log[i].kind == FAKE_MEMR && d->log[i].addr == (uintptr_t)&q.ring[1].hdr_addr && r1 < 0)
+            r1 = (long)i;
+    CU_ASSERT(w >= 0 && r1 > w);
+    /* an empty poll writes nothing */
+    CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 0);
+    CU_ASSERT_EQUAL(count_w32(IXGBE_RDT(0)), 1);
+    take_down();
+}
+
 /* ---- prefetch points ----------------------------------------------------- */
 
 static void prefetch_case(int p1, int p2, int p5)
@@ -987,6 +1018,7 @@ static void register_suites(void)
     CU_add_test(s, "CopybreakThreshold", test_copybreak_threshold);
     CU_add_test(s, "CopybreakWithoutSmallBuffer", test_copybreak_without_small_buffer);
     CU_add_test(s, "RdtBatching", test_rdt_batching);
+    CU_add_test(s, "TailPerPoll", test_tail_per_poll);
     CU_add_test(s, "PrefetchPoints", test_prefetch_points);
     CU_add_test(s, "PrefetchNextHeaderOnlyWhenPosted", test_prefetch_next_header_only_when_posted);
     CU_add_test(s, "RepostWritesBothQwords", test_repost_writes_both_qwords);

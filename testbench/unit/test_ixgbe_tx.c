@@ -592,6 +592,69 @@ static void test_clean_ignores_unsent(void)
     take_down();
 }
 
+/* DPDK's simple TX: RS on descriptors 31, 63, ... only, not before a tail
+ * write (flush included), and the reclaim by those descriptors' DD. */
+static void test_rs_by_index(void)
+{
+    struct ixgbe_tx_opts o;
+    ixgbe_tx_default_opts(&o);
+    o.rs_every = 32;
+    o.rs_by_index = 1;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    for (unsigned k = 0; k < 40; k++)        /* bursts of 8: a tail write after each */
+        CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, cookie(k), k % 8 != 7), 0);
+    ixgbe_tx_flush(&q);
+    for (unsigned k = 0; k < 40; k++)
+        CU_ASSERT_EQUAL(!!(cmd_of(k) & IXGBE_TXD_CMD_RS), k == 31);
+    CU_ASSERT_EQUAL(q.stats.rs_set, 1);
+    CU_ASSERT_EQUAL(q.stats.tdt_writes, 5);
+    fake_ix_tx_done(d, &q.ring[31]);
+    fake_ix_tx_done(d, &q.ring[39]);        /* no RS there: says nothing */
+    CU_ASSERT_EQUAL(ixgbe_tx_clean(&q, done_cb, NULL), 32);
+    CU_ASSERT_EQUAL(ixgbe_tx_in_use(&q), 8);
+    take_down();
+
+    /* the ring size must be a multiple of tx_rs_thresh */
+    o.rs_every = 48;
+    CU_ASSERT_EQUAL(bring_up(&o), IXGBE_ERR_PARAM);
+    take_down();
+}
+
+/* ixy's reclaim: whole batches of 32, only the batch's last DD read. */
+static void test_clean_batch(void)
+{
+    struct ixgbe_tx_opts o;
+    ixgbe_tx_default_opts(&o);
+    o.clean_batch = 32;
+    o.skip_rmb = 1;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    for (unsigned k = 0; k < 70; k++)
+        CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, cookie(k), k < 69), 0);
+    for (unsigned k = 0; k < 70; k++)       /* RS on every one (ixy) */
+        CU_ASSERT(cmd_of(k) & IXGBE_TXD_CMD_RS);
+    for (unsigned k = 0; k < 40; k++)
+        fake_ix_tx_done(d, &q.ring[k]);
+    fake_log_clear(d);
+    /* batch 0..31 done (31's DD), batch 32..63 not (63 has no DD yet) */
+    CU_ASSERT_EQUAL(ixgbe_tx_clean(&q, done_cb, NULL), 32);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_MEMR, 0), 2);
+    CU_ASSERT(is_status_of(d->log[fake_find(d, FAKE_MEMR, 0, 0)].addr, 31));
+    CU_ASSERT_EQUAL(d->rmbs, 0);
+    for (unsigned k = 40; k < 70; k++)
+        fake_ix_tx_done(d, &q.ring[k]);
+    /* 32..63 now; 64..69 is not a whole batch and stays */
+    CU_ASSERT_EQUAL(ixgbe_tx_clean(&q, done_cb, NULL), 32);
+    CU_ASSERT_EQUAL(ixgbe_tx_in_use(&q), 6);
+    CU_ASSERT_EQUAL(done_n, 64);
+    CU_ASSERT_EQUAL(done_log[63], (uintptr_t)cookie(63));
+    take_down();
+
+    /* batches need RS on every packet */
+    o.rs_every = 2;
+    CU_ASSERT_EQUAL(bring_up(&o), IXGBE_ERR_PARAM);
+    take_down();
+}
+
 static void test_clean_with_engine(void)
 {
     /* the fake NIC writes back DD itself (QW0 and the command bits are gone
@@ -826,6 +889,8 @@ static void register_suites(void)
     CU_add_test(s, "RingFullWritesNothing", test_ring_full_writes_nothing);
     CU_add_test(s, "BurstTdtWrites", test_burst_tdt_writes);
     CU_add_test(s, "RsEvery", test_rs_every);
+    CU_add_test(s, "RsByIndex", test_rs_by_index);
+    CU_add_test(s, "CleanBatch", test_clean_batch);
     CU_add_test(s, "CleanDdRsInOrder", test_clean_dd_rs_in_order);
     CU_add_test(s, "CleanIgnoresUnsent", test_clean_ignores_unsent);
     CU_add_test(s, "CleanWithEngine", test_clean_with_engine);
