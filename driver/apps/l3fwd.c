@@ -8,11 +8,14 @@
 
 void l3fwd_default_opts(struct l3fwd_opts *o)
 {
-    o->path = L3FWD_SCALAR;
-    o->burst = 32;
-    o->group = 8;
-    o->prefetch_ahead = 3;
-    o->tx_free_thresh = 32;
+    *o = (struct l3fwd_opts){
+        .path = L3FWD_SCALAR,
+        .burst = L3FWD_MAX_BURST,
+        .prefetch_ahead = 3,
+        .tx_buf = L3FWD_MAX_BURST,
+        .tx_direct = L3FWD_MAX_BURST / 2,
+        .drain_ns = 100000,
+    };
 }
 
 int l3fwd_init(struct l3fwd *f, const struct l3fwd_port *ports, int nports, const struct lpm *lpm4,
@@ -24,7 +27,7 @@ int l3fwd_init(struct l3fwd *f, const struct l3fwd_port *ports, int nports, cons
         o = &def;
     }
     if (!f || !ports || nports < 1 || nports > L3FWD_MAX_PORTS || o->burst < 1 ||
-        o->burst > L3FWD_MAX_BURST || (o->path == L3FWD_MULTI && o->group != 4 && o->group != 8) ||
+        o->burst > L3FWD_MAX_BURST || o->tx_buf < 1 || o->tx_buf > L3FWD_MAX_BURST || o->tx_direct < 1 ||
         (lpm4 && lpm4->key_bytes != 4) || (lpm6 && lpm6->key_bytes != 16))
         return -1;
     memset(f, 0, sizeof *f);
@@ -38,6 +41,7 @@ int l3fwd_init(struct l3fwd *f, const struct l3fwd_port *ports, int nports, cons
     f->lpm6 = lpm6;
     f->opts = *o;
     struct plat_dev *pd = ports[0].pd;
+    f->c_loop = plat_cost_id(pd, "l3fwd_loop");
     f->c_pkt = plat_cost_id(pd, "l3fwd_pkt");
     f->c_rx_burst = plat_cost_id(pd, "l3fwd_rx_burst");
     f->c_tx_burst = plat_cost_id(pd, "l3fwd_tx_burst");
@@ -45,12 +49,12 @@ int l3fwd_init(struct l3fwd *f, const struct l3fwd_port *ports, int nports, cons
     return 0;
 }
 
-/* A received frame on its way through: the header as read, the key, the
- * output port (-1: dropped). */
+/* A received frame on its way through: the header as read, the output port
+ * (-1: dropped). */
 struct pkt {
     struct ixgbe_rx_pkt rx;
     uint8_t hdr[HDR6_BYTES];
-    int v6;
+    int v4, v6;
     int out;
 };
 
@@ -71,7 +75,81 @@ static void free_buf(void *pd, void *cookie)
     ixgbe_rx_pkt_free(pd, cookie);
 }
 
-/* The frame goes no further: its buffer is freed (cookie NULL marks it). */
+/* ---- TX: the PMD's burst and the per-port buffers ---------------------- */
+
+/* rte_eth_tx_burst of n frames on port out: reclaim first when short of
+ * descriptors, queue, one tail write; what does not fit is freed. */
+static unsigned tx_burst(struct l3fwd *f, int out, const struct ixgbe_rx_pkt *pk, unsigned n)
+{
+    struct l3fwd_port *op = &f->port[out];
+    struct l3fwd_port_stats *st = &f->stats[out];
+    plat_charge(op->pd, f->c_tx_burst);
+    st->tx_bursts++;
+    if (ixgbe_tx_free_descs(op->txq) < op->txq->opts.clean_thresh)
+        ixgbe_tx_clean(op->txq, free_buf, op->pd);
+    unsigned sent = 0;
+    int flush = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int more = i + 1 < n;
+        if (ixgbe_xmit(op->txq, pk[i].bus, pk[i].len, pk[i].cookie, more) != 0) {
+            st->drop_ring_full++;
+            ixgbe_rx_pkt_free(op->pd, pk[i].cookie);
+            flush = 1;
+            continue;
+        }
+        flush = more;
+        sent++;
+    }
+    if (flush)
+        ixgbe_tx_flush(op->txq);   /* the burst's last frame was one that did not fit */
+    st->tx += sent;
+    return sent;
+}
+
+static void buffer_send(struct l3fwd *f, int out)
+{
+    struct l3fwd_txbuf *tb = &f->txbuf[out];
+    tx_burst(f, out, tb->pkt, tb->len);
+    tb->len = 0;
+}
+
+/* Append frames to port out's buffer, sending it each time it fills
+ * (send_single_packet, and send_packetsx4's buffered case). */
+static void buffer_append(struct l3fwd *f, int out, const struct pkt *p, unsigned n)
+{
+    struct l3fwd_txbuf *tb = &f->txbuf[out];
+    for (unsigned i = 0; i < n; i++) {
+        tb->pkt[tb->len++] = p[i].rx;
+        if (tb->len == f->opts.tx_buf)
+            buffer_send(f, out);
+    }
+}
+
+/* Every 100 us (TSC), the buffers that hold anything go out. */
+static unsigned drain(struct l3fwd *f)
+{
+    uint64_t now = plat_now_ns(f->port[0].pd);
+    if (!f->started) {
+        f->started = 1;
+        f->last_drain_ns = now;
+    }
+    if (now - f->last_drain_ns <= f->opts.drain_ns)
+        return 0;
+    f->last_drain_ns = now;
+    f->drains++;
+    unsigned n = 0;
+    for (int p = 0; p < f->nports; p++)
+        if (f->txbuf[p].len) {
+            n += f->txbuf[p].len;
+            f->stats[p].tx_drained++;
+            buffer_send(f, p);
+        }
+    return n;
+}
+
+/* ---- a frame's processing ------------------------------------------------ */
+
+/* The frame goes no further: its buffer is freed. */
 static void drop(struct l3fwd *f, int in, struct pkt *p, uint64_t *counter)
 {
     (*counter)++;
@@ -80,28 +158,25 @@ static void drop(struct l3fwd *f, int in, struct pkt *p, uint64_t *counter)
     p->out = -1;
 }
 
-/* Read and check the header; 0 with p->v6 set, or -1 (dropped). */
-static int parse(struct l3fwd *f, int in, struct pkt *p)
+/* Read the header (the first data line: Ethernet + IPv4, or + IPv6). */
+static void read_header(struct l3fwd *f, int in, struct pkt *p)
 {
     struct plat_dev *pd = f->port[in].pd;
-    uint32_t len = p->rx.len;
-    if (len < HDR4_BYTES)
-        return -1;
-    plat_mem_copy_from(pd, p->hdr, p->rx.data, HDR4_BYTES);
+    unsigned n = p->rx.len < HDR6_BYTES ? p->rx.len : HDR6_BYTES;
+    memset(p->hdr, 0, sizeof p->hdr);
+    plat_mem_copy_from(pd, p->hdr, p->rx.data, n);
     unsigned type = (unsigned)p->hdr[12] << 8 | p->hdr[13];
+    p->v4 = type == ETHERTYPE_IPV4 && p->rx.len >= HDR4_BYTES;
+    p->v6 = type == ETHERTYPE_IPV6 && p->rx.len >= HDR6_BYTES;
+}
+
+/* is_valid_ipv4_pkt: version, IHL, total length against the frame (the
+ * header checksum is the NIC's). */
+static int ipv4_valid(const struct pkt *p)
+{
     const uint8_t *ip = p->hdr + 14;
-    if (type == ETHERTYPE_IPV4) {
-        unsigned ihl = ip[0] & 0xf, total = (unsigned)ip[2] << 8 | ip[3];
-        p->v6 = 0;
-        return (ip[0] >> 4) == 4 && ihl >= 5 && total >= ihl * 4 && total <= len - 14 && ip[8] >= 2 ? 0 : -1;
-    }
-    if (type == ETHERTYPE_IPV6 && len >= HDR6_BYTES) {
-        plat_mem_copy_from(pd, p->hdr + HDR4_BYTES, (const uint8_t *)p->rx.data + HDR4_BYTES,
-                           HDR6_BYTES - HDR4_BYTES);
-        p->v6 = 1;
-        return (ip[0] >> 4) == 6 && ip[7] >= 2 ? 0 : -1;
-    }
-    return -1;
+    unsigned ihl = ip[0] & 0xf, total = (unsigned)ip[2] << 8 | ip[3];
+    return (ip[0] >> 4) == 4 && ihl >= 5 && total >= ihl * 4 && total <= p->rx.len - 14;
 }
 
 static const uint8_t *key_of(const struct pkt *p)
@@ -115,25 +190,37 @@ static int out_port(const struct l3fwd *f, uint32_t hop)
     return hop != LPM_MISS && hop < (uint32_t)f->nports ? (int)hop : -1;
 }
 
-/* TTL or hop limit down by one (the IPv4 checksum updated incrementally),
- * the Ethernet addresses of the output port; written back a qword at a time. */
+/* One frame's lookup (get_dst_port / the scalar path's): its table is
+ * indexed by the address just loaded from the packet, so the first table
+ * read waits for the header line. */
+static int lookup_one(struct l3fwd *f, int in, struct pkt *p)
+{
+    const struct lpm *t = p->v4 ? f->lpm4 : p->v6 ? f->lpm6 : NULL;
+    if (!t)
+        return -1;
+    plat_mem_wait(f->port[in].pd, p->rx.data);
+    return out_port(f, lpm_lookup(t, key_of(p), &f->lpm_stats));
+}
+
+/* Destination and source MACs of the output port; IPv4: TTL down by one and
+ * the checksum incremented (RFC 1812's update, not a recompute).  Written
+ * back as the first two qwords, plus the TTL/checksum qword for IPv4. */
 static void rewrite(struct l3fwd *f, struct pkt *p)
 {
     struct plat_dev *pd = f->port[p->out].pd;
     uint8_t *h = p->hdr;
     memcpy(h, f->port[p->out].peer_mac, 6);
     memcpy(h + 6, f->port[p->out].mac, 6);
-    if (p->v6) {
-        h[14 + 7]--;
-    } else {
+    unsigned words = 2;
+    if (p->v4) {
         h[14 + 8]--;
         uint32_t sum = ((uint32_t)h[24] << 8 | h[25]) + 0x0100u;   /* the TTL is the high byte */
         sum = (sum & 0xffffu) + (sum >> 16);
         h[24] = (uint8_t)(sum >> 8);
         h[25] = (uint8_t)sum;
+        words = 4;
     }
     uint8_t *data = p->rx.data;
-    unsigned words = p->v6 ? 3 : 4;
     for (unsigned w = 0; w < words; w++) {
         uint64_t q;
         memcpy(&q, h + 8 * w, 8);
@@ -141,146 +228,151 @@ static void rewrite(struct l3fwd *f, struct pkt *p)
     }
 }
 
-/* Send pkts [from, to) (all for port out) as one tx burst: the tail is
- * written after the last. */
-static unsigned tx_burst(struct l3fwd *f, struct pkt *p, unsigned from, unsigned to, int out)
-{
-    struct l3fwd_port *op = &f->port[out];
-    struct l3fwd_port_stats *st = &f->stats[out];
-    plat_charge(op->pd, f->c_tx_burst);
-    st->tx_bursts++;
-    unsigned sent = 0;
-    int flush = 0;
-    for (unsigned i = from; i < to; i++) {
-        if (ixgbe_tx_free_descs(op->txq) < f->opts.tx_free_thresh)
-            ixgbe_tx_clean(op->txq, free_buf, op->pd);
-        int more = i + 1 < to;
-        if (ixgbe_xmit(op->txq, p[i].rx.bus, p[i].rx.len, p[i].rx.cookie, more) != 0) {
-            st->drop_ring_full++;
-            ixgbe_rx_pkt_free(op->pd, p[i].rx.cookie);
-            flush = 1;
-            continue;
-        }
-        flush = more;
-        sent++;
-    }
-    if (flush)
-        ixgbe_tx_flush(op->txq);   /* the burst's last packet was the one dropped */
-    st->tx += sent;
-    return sent;
-}
+/* ---- scalar: DPDK 1.6 ---------------------------------------------------- */
 
-static void prefetch_data(struct l3fwd *f, int in, struct burst *b, unsigned i)
-{
-    if (i < b->n)
-        plat_prefetch(f->port[in].pd, b->p[i].rx.data);
-}
-
-static unsigned forward_scalar(struct l3fwd *f, int in, struct burst *b)
+static void forward_scalar(struct l3fwd *f, int in, struct burst *b)
 {
     struct l3fwd_port_stats *st = &f->stats[in];
-    unsigned sent = 0;
+    struct plat_dev *pd = f->port[in].pd;
+    for (unsigned i = 0; i < f->opts.prefetch_ahead && i < b->n; i++)
+        plat_prefetch(pd, b->p[i].rx.data);
     for (unsigned i = 0; i < b->n; i++) {
         struct pkt *p = &b->p[i];
-        prefetch_data(f, in, b, i + f->opts.prefetch_ahead);
-        plat_charge(f->port[in].pd, f->c_pkt);
-        if (parse(f, in, p) != 0) {
+        if (i + f->opts.prefetch_ahead < b->n)
+            plat_prefetch(pd, b->p[i + f->opts.prefetch_ahead].rx.data);
+        plat_charge(pd, f->c_pkt);
+        read_header(f, in, p);
+        if ((!p->v4 && !p->v6) || (p->v4 && !ipv4_valid(p))) {
             drop(f, in, p, &st->drop_bad);
             continue;
         }
-        const struct lpm *t = p->v6 ? f->lpm6 : f->lpm4;
-        p->out = t ? out_port(f, lpm_lookup(t, key_of(p), &f->lpm_stats)) : -1;
+        p->out = lookup_one(f, in, p);
         if (p->out < 0) {
             drop(f, in, p, &st->drop_no_route);
             continue;
         }
         rewrite(f, p);
-        sent += tx_burst(f, b->p, i, i + 1, p->out);
+        buffer_append(f, p->out, p, 1);
     }
-    return sent;
 }
 
-/* Lookups of the group [from, to): each family's keys in one bulk lookup. */
-static void lookup_group(struct l3fwd *f, struct burst *b, unsigned from, unsigned to)
+/* ---- multi: DPDK 1.7.0 --------------------------------------------------- */
+
+/* One group of 4: addresses, lookups (x4 when all are IPv4), rewrites. */
+static void group_of_4(struct l3fwd *f, int in, struct pkt *p)
 {
-    for (int v6 = 0; v6 < 2; v6++) {
-        const struct lpm *t = v6 ? f->lpm6 : f->lpm4;
-        const uint8_t *keys[8];
-        unsigned idx[8], n = 0;
-        uint32_t hops[8];
-        for (unsigned i = from; i < to; i++)
-            if (b->p[i].out >= 0 && b->p[i].v6 == v6) {
-                keys[n] = key_of(&b->p[i]);
-                idx[n++] = i;
-            }
-        if (!n)
-            continue;
-        if (t)
-            lpm_lookup_bulk(t, keys, n, hops, &f->lpm_stats);
-        for (unsigned k = 0; k < n; k++)
-            b->p[idx[k]].out = t ? out_port(f, hops[k]) : -1;
+    struct plat_dev *pd = f->port[in].pd;
+    plat_charge(pd, f->c_group);
+    f->groups++;
+    int all_v4 = 1;
+    for (unsigned k = 0; k < L3FWD_GROUP; k++) {
+        read_header(f, in, &p[k]);
+        all_v4 &= p[k].v4;
+    }
+    if (all_v4 && f->lpm4) {
+        const uint8_t *keys[L3FWD_GROUP];
+        uint32_t hops[L3FWD_GROUP];
+        for (unsigned k = 0; k < L3FWD_GROUP; k++) {
+            keys[k] = key_of(&p[k]);
+            plat_mem_wait(pd, p[k].rx.data);
+        }
+        lpm_lookup_x4(f->lpm4, keys, hops, &f->lpm_stats);
+        f->lookups_x4 += L3FWD_GROUP;
+        for (unsigned k = 0; k < L3FWD_GROUP; k++)
+            p[k].out = out_port(f, hops[k]);
+    } else {
+        for (unsigned k = 0; k < L3FWD_GROUP; k++)
+            p[k].out = lookup_one(f, in, &p[k]);
     }
 }
 
-static unsigned forward_multi(struct l3fwd *f, int in, struct burst *b)
+/* The rest of a frame in the multi path (process_packet after its lookup):
+ * rewrite, or drop. */
+static void finish(struct l3fwd *f, int in, struct pkt *p)
 {
     struct l3fwd_port_stats *st = &f->stats[in];
-    struct plat_dev *pd = f->port[in].pd;
-    unsigned sent = 0, run = 0;          /* the run of same-port packets starts at run */
-    int run_port = -1;
-    for (unsigned g = 0; g < b->n; g += f->opts.group) {
-        unsigned end = g + f->opts.group < b->n ? g + f->opts.group : b->n;
-        plat_charge(pd, f->c_group);
-        f->groups++;
-        for (unsigned i = g; i < end; i++) {
-            prefetch_data(f, in, b, i + f->opts.prefetch_ahead);
-            plat_charge(pd, f->c_pkt);
-            b->p[i].out = parse(f, in, &b->p[i]) == 0 ? 0 : -1;
-            if (b->p[i].out < 0)
-                drop(f, in, &b->p[i], &st->drop_bad);
-        }
-        lookup_group(f, b, g, end);
-        for (unsigned i = g; i < end; i++) {
-            struct pkt *p = &b->p[i];
-            if (p->out >= 0)
-                rewrite(f, p);
-            else if (p->rx.cookie)
-                drop(f, in, p, &st->drop_no_route);
-        }
-        /* runs of consecutive packets for one port, across groups */
-        for (unsigned i = g; i < end; i++) {
-            int out = b->p[i].out;
-            if (out == run_port)
-                continue;
-            if (run_port >= 0)
-                sent += tx_burst(f, b->p, run, i, run_port);
-            run = i;
-            run_port = out;
-        }
-    }
-    if (run_port >= 0)
-        sent += tx_burst(f, b->p, run, b->n, run_port);
-    return sent;
+    plat_charge(f->port[in].pd, f->c_pkt);
+    if ((!p->v4 && !p->v6) || (p->v4 && !ipv4_valid(p)))
+        drop(f, in, p, &st->drop_bad);
+    else if (p->out < 0)
+        drop(f, in, p, &st->drop_no_route);
+    else
+        rewrite(f, p);
 }
+
+/* send_packetsx4: a run straight out when long enough and its port's
+ * buffer is empty, else through the buffer. */
+static void send_run(struct l3fwd *f, int out, struct pkt *p, unsigned n)
+{
+    if (n >= f->opts.tx_direct && f->txbuf[out].len == 0) {
+        struct ixgbe_rx_pkt pk[L3FWD_MAX_BURST];
+        for (unsigned i = 0; i < n; i++)
+            pk[i] = p[i].rx;
+        f->stats[out].tx_direct++;
+        tx_burst(f, out, pk, n);
+        return;
+    }
+    buffer_append(f, out, p, n);
+}
+
+static void forward_multi(struct l3fwd *f, int in, struct burst *b)
+{
+    unsigned whole = b->n - b->n % L3FWD_GROUP;
+    for (unsigned g = 0; g < whole; g += L3FWD_GROUP) {
+        group_of_4(f, in, &b->p[g]);
+        for (unsigned k = 0; k < L3FWD_GROUP; k++)
+            finish(f, in, &b->p[g + k]);
+    }
+    for (unsigned i = whole; i < b->n; i++) {
+        read_header(f, in, &b->p[i]);
+        b->p[i].out = lookup_one(f, in, &b->p[i]);
+        finish(f, in, &b->p[i]);
+    }
+    /* runs of consecutive frames for one port; dropped frames (-1) are
+     * already freed */
+    for (unsigned j = 0, k; j < b->n; j = k) {
+        int out = b->p[j].out;
+        for (k = j + 1; k < b->n && b->p[k].out == out; k++)
+            ;
+        if (out >= 0)
+            send_run(f, out, &b->p[j], k - j);
+    }
+}
+
+/* ---- the main loop ------------------------------------------------------- */
 
 unsigned l3fwd_step(struct l3fwd *f)
 {
-    int in = (int)(f->next_port++ % (unsigned)f->nports);
-    struct l3fwd_port *ip = &f->port[in];
-    struct l3fwd_port_stats *st = &f->stats[in];
-    struct burst b;
-    b.n = 0;
-    plat_charge(ip->pd, f->c_rx_burst);
-    st->rx_bursts++;
-    ixgbe_rx_poll(ip->rxq, f->opts.burst, collect, &b);
-    st->rx += b.n;
-    if (!b.n) {
-        st->rx_empty++;
-        return 0;
+    plat_charge(f->port[0].pd, f->c_loop);
+    f->iterations++;
+    unsigned work = drain(f);
+    for (int in = 0; in < f->nports; in++) {
+        struct l3fwd_port *ip = &f->port[in];
+        struct l3fwd_port_stats *st = &f->stats[in];
+        struct burst b;
+        b.n = 0;
+        plat_charge(ip->pd, f->c_rx_burst);
+        st->rx_bursts++;
+        ixgbe_rx_poll(ip->rxq, f->opts.burst, collect, &b);
+        st->rx += b.n;
+        if (!b.n) {
+            st->rx_empty++;
+            continue;
+        }
+        if (f->opts.path == L3FWD_MULTI)
+            forward_multi(f, in, &b);
+        else
+            forward_scalar(f, in, &b);
+        plat_count_packets(ip->pd, b.n);
+        work += b.n;
     }
-    for (unsigned i = 0; i < f->opts.prefetch_ahead && i < b.n; i++)
-        prefetch_data(f, in, &b, i);
-    unsigned sent = f->opts.path == L3FWD_MULTI ? forward_multi(f, in, &b) : forward_scalar(f, in, &b);
-    plat_count_packets(ip->pd, sent);
-    return sent;
+    return work;
+}
+
+unsigned l3fwd_buffered(const struct l3fwd *f)
+{
+    unsigned n = 0;
+    for (int p = 0; p < f->nports; p++)
+        n += f->txbuf[p].len;
+    return n;
 }

@@ -1,37 +1,43 @@
-/* l3fwd: a poll-mode IPv4/IPv6 forwarder in the style of DPDK's l3fwd
- * sample, on the ixgbe core.  One CPU polls its ports round-robin, with no
- * interrupts: per port an rx burst of up to `burst` frames (ixgbe_rx_poll
- * with that budget: descriptors read, buffers refilled), then per frame the
- * header read, a longest-prefix-match lookup of the destination (IPv4 in a
- * DIR-24-8 table, IPv6 in its rte_lpm6-style table: lpm.h), TTL / hop limit
- * decremented (the IPv4 checksum updated), the Ethernet addresses rewritten,
- * and the frame sent on the output port with ixgbe_xmit; the tail register
- * is written when a tx burst ends (more = 0).  A route's next hop is the
- * output port's index.  Frames that are neither IPv4 nor IPv6, have a bad
- * IPv4 header, a TTL / hop limit below 2 or no route are dropped.
+/* l3fwd: DPDK's l3fwd sample of 2014 as its code was written (facts:
+ * ../shared/docs/dpdk-l3fwd-2014.md), on the ixgbe core run by the rules of
+ * the 2014 ixgbe PMD (bulk-alloc RX, simple TX: scenario keys of
+ * testbench/scenarios/l3fwd.ini).  One CPU, no interrupts.  Each main-loop
+ * iteration reads the time stamp counter; once the drain interval has passed
+ * since the last drain it sends every port's non-empty TX buffer; then it
+ * takes one rx burst of up to `burst` frames from every port in turn and
+ * forwards them.  A route's next hop is the output port's index.  Frames that
+ * are neither IPv4 nor IPv6, have a bad IPv4 header or no route are dropped.
  *
  * Two paths, chosen per run:
- *   scalar  one packet at a time, as the sample before its multi-buffer
- *           work: each lookup reads its table entries one after another,
- *           and each packet is a tx burst of its own (a tail write per
- *           packet);
- *   multi   groups of `group` (4 or 8) packets: their headers read, their
- *           lookups issued together (lpm_lookup_bulk: every entry of a level
- *           prefetched before any is read), rewritten, and then consecutive
- *           packets for the same output port sent as one tx burst; a run
- *           ends where the destination changes (or with the rx burst).
- * Both prefetch the data of the packet `prefetch_ahead` places ahead, as
- * the sample does.  TX descriptors are reclaimed when fewer than
- * tx_free_thresh are free (freeing the buffers); a frame that finds its
- * output ring full is dropped.
+ *   scalar  DPDK 1.6 (l3fwd_simple_forward): per frame, the data of the frame
+ *           `prefetch_ahead` places on prefetched; the header read and
+ *           checked; the lookup (rte_lpm_lookup, or rte_lpm6_lookup for what
+ *           is not IPv4), whose first table read waits for the header's
+ *           destination address; MACs rewritten (IPv4: TTL down, checksum
+ *           incremented); the frame appended to the output port's TX buffer;
+ *           a full buffer (tx_buf frames) is sent with one tx burst;
+ *   multi   DPDK 1.7.0 (the multi-buffer LPM path): no software prefetch;
+ *           the burst in groups of 4: the destination addresses of the four
+ *           read, then ONE rte_lpm_lookupx4 when all four are IPv4, else
+ *           four scalar lookups; then the four MAC rewrites (and RFC 1812
+ *           updates of the IPv4 ones); the remaining burst % 4 frames one
+ *           at a time.  Then consecutive frames for the same port form a
+ *           run: a run of at least tx_direct frames goes out with its own
+ *           tx burst when that port's buffer is empty, else it is appended
+ *           to the buffer (sent whenever it reaches tx_buf).
+ * A tx burst (rte_eth_tx_burst over the simple TX of the PMD) reclaims
+ * descriptors first when fewer than the queue's clean_thresh are free,
+ * queues the frames and writes the tail once; frames that find the ring
+ * full are freed.
  *
  * Named costs (plat_cost_id), each charged per occurrence:
- *   "l3fwd_pkt"      a packet's own instructions: parse, checks, rewrite
+ *   "l3fwd_loop"     a main-loop iteration: the TSC read and the drain test
+ *   "l3fwd_pkt"      a frame's own instructions: checks, rewrite, enqueue
  *   "l3fwd_rx_burst" an rx burst call (whatever it returns)
- *   "l3fwd_tx_burst" a tx burst call (a run of packets to one port)
- *   "l3fwd_group"    multi: a group's vector work (gather, port compare)
- * Memory (headers, table entries, descriptors) and the tail writes are
- * charged by the platform as they happen. */
+ *   "l3fwd_tx_burst" a tx burst call
+ *   "l3fwd_group"    multi: a group of 4's vector work (gather, shuffle, flag)
+ * Memory (headers, table entries, descriptors, buffers) and the tail writes
+ * are charged by the platform as they happen. */
 #ifndef NICSIM_L3FWD_H
 #define NICSIM_L3FWD_H
 #include <stdint.h>
@@ -41,7 +47,8 @@
 #include "lpm.h"
 
 #define L3FWD_MAX_PORTS 4
-#define L3FWD_MAX_BURST 32
+#define L3FWD_MAX_BURST 32      /* MAX_PKT_BURST */
+#define L3FWD_GROUP     4       /* FWDSTEP */
 
 enum l3fwd_path { L3FWD_SCALAR = 0, L3FWD_MULTI = 1 };
 
@@ -55,10 +62,14 @@ struct l3fwd_port {
 
 struct l3fwd_opts {
     enum l3fwd_path path;       /* default scalar */
-    unsigned burst;             /* rx burst, 1..L3FWD_MAX_BURST; default 32 */
-    unsigned group;             /* multi: 4 or 8; default 8 */
-    unsigned prefetch_ahead;    /* default 3 (the sample's PREFETCH_OFFSET) */
-    unsigned tx_free_thresh;    /* default 32 */
+    unsigned burst;             /* rx burst, 1..L3FWD_MAX_BURST; default 32 (MAX_PKT_BURST) */
+    unsigned prefetch_ahead;    /* scalar: default 3 (PREFETCH_OFFSET) */
+    unsigned tx_buf;            /* frames a port's TX buffer sends at, 1..L3FWD_MAX_BURST;
+                                   default 32 (MAX_PKT_BURST) */
+    unsigned tx_direct;         /* multi: a run at least this long goes out directly when
+                                   its port's buffer is empty; default 16 (MAX_TX_BURST) */
+    uint64_t drain_ns;          /* TX buffers sent when this long has passed since the
+                                   last drain; default 100 us (BURST_TX_DRAIN_US) */
 };
 
 struct l3fwd_port_stats {
@@ -66,10 +77,17 @@ struct l3fwd_port_stats {
     uint64_t rx_bursts;         /* rx burst calls, and those that returned nothing */
     uint64_t rx_empty;
     uint64_t tx;                /* frames queued for TX on this port */
-    uint64_t tx_bursts;         /* tx burst calls (tail writes) on this port */
-    uint64_t drop_bad;          /* input: not IP, bad header, TTL / hop limit < 2 */
+    uint64_t tx_bursts;         /* tx burst calls on this port */
+    uint64_t tx_direct;         /* of which multi's runs sent directly */
+    uint64_t tx_drained;        /* of which the drain's */
+    uint64_t drop_bad;          /* input: not IP, bad IPv4 header */
     uint64_t drop_no_route;     /* input */
     uint64_t drop_ring_full;    /* output */
+};
+
+struct l3fwd_txbuf {
+    struct ixgbe_rx_pkt pkt[L3FWD_MAX_BURST];
+    unsigned len;
 };
 
 struct l3fwd {
@@ -78,20 +96,27 @@ struct l3fwd {
     const struct lpm *lpm4, *lpm6;
     struct l3fwd_opts opts;
     struct l3fwd_port_stats stats[L3FWD_MAX_PORTS];
+    struct l3fwd_txbuf txbuf[L3FWD_MAX_PORTS];
     struct lpm_stats lpm_stats; /* both tables */
-    uint64_t groups;            /* multi: groups processed */
-    unsigned next_port;         /* round-robin position */
-    plat_cost c_pkt, c_rx_burst, c_tx_burst, c_group;
+    uint64_t lookups_x4;        /* multi: keys looked up four at a time (rte_lpm_lookupx4) */
+    uint64_t groups;            /* multi: groups of 4 */
+    uint64_t iterations;        /* main-loop iterations */
+    uint64_t drains;            /* of which sent TX buffers by the drain interval */
+    uint64_t last_drain_ns;
+    int started;
+    plat_cost c_loop, c_pkt, c_rx_burst, c_tx_burst, c_group;
 };
 
 void l3fwd_default_opts(struct l3fwd_opts *o);
 /* A forwarder over nports (1..L3FWD_MAX_PORTS) ports of one CPU with the
  * given routing tables (either may be NULL: that family is dropped as
- * having no route).  0, or -1 for bad arguments. */
+ * having no route; lpm4 must be an IPv4 table, lpm6 an IPv6 one).  0, or
+ * -1 for bad arguments. */
 int l3fwd_init(struct l3fwd *f, const struct l3fwd_port *ports, int nports, const struct lpm *lpm4,
                const struct lpm *lpm6, const struct l3fwd_opts *o);
-/* One rx burst on the next port (round-robin) and the forwarding of what it
- * returned.  Returns the frames it forwarded (queued for TX). */
+/* One main-loop iteration.  Returns the frames it received. */
 unsigned l3fwd_step(struct l3fwd *f);
+/* Frames waiting in the TX buffers (sent by the next drain). */
+unsigned l3fwd_buffered(const struct l3fwd *f);
 
 #endif

@@ -124,45 +124,31 @@ uint32_t lpm_lookup(const struct lpm *l, const uint8_t *key, struct lpm_stats *s
     return e & E_VALUE_MASK;
 }
 
-void lpm_lookup_bulk(const struct lpm *l, const uint8_t *const *keys, unsigned n, uint32_t *hops,
-                     struct lpm_stats *st)
+void lpm_lookup_x4(const struct lpm *l, const uint8_t *const keys[4], uint32_t hops[4],
+                   struct lpm_stats *st)
 {
-    uint32_t e[LPM_MAX_BULK];
-    const uint32_t *where[LPM_MAX_BULK];
-    if (n > LPM_MAX_BULK)
-        n = LPM_MAX_BULK;
-    for (unsigned i = 0; i < n; i++) {
-        where[i] = l->tbl24 + key_bits(keys[i], 0, 24);
-        plat_prefetch(l->pd, where[i]);
-    }
-    for (unsigned i = 0; i < n; i++) {
-        e[i] = read_entry(l, l->tbl24, (uint32_t)(where[i] - l->tbl24));
+    uint32_t e[4], idx[4];
+    /* The four tbl24 loads are issued one after the other, none waiting
+     * for another (rte_lpm_lookupx4's scalar loads into one vector): an
+     * out-of-order core overlaps their misses. */
+    for (unsigned k = 0; k < 4; k++) {
+        idx[k] = key_bits(keys[k], 0, 24);
+        e[k] = read_entry(l, l->tbl24, idx[k]);
         st->entry_reads++;
     }
-    for (unsigned b = 3; b < l->key_bytes; b++) {
-        unsigned more = 0;
-        for (unsigned i = 0; i < n; i++)
-            if (e[i] & E_EXT) {
-                wait_entry(l, where[i], 0);
-                where[i] = l->groups + (size_t)(e[i] & E_VALUE_MASK) * LPM_GROUP_ENTRIES + keys[i][b];
-                plat_prefetch(l->pd, where[i]);
-                more++;
-            }
-        if (!more)
-            break;
-        for (unsigned i = 0; i < n; i++)
-            if (e[i] & E_EXT) {
-                e[i] = read_entry(l, l->groups, (uint32_t)(where[i] - l->groups));
-                st->entry_reads++;
-            }
-    }
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned k = 0; k < 4; k++) {
+        if (e[k] & E_EXT) {
+            /* a route longer than /24: the group's entry, found from this one */
+            wait_entry(l, l->tbl24, idx[k]);
+            e[k] = read_entry(l, l->groups + (size_t)(e[k] & E_VALUE_MASK) * LPM_GROUP_ENTRIES, keys[k][3]);
+            st->entry_reads++;
+        }
         st->lookups++;
-        if (!(e[i] & E_VALID) || (e[i] & E_EXT)) {
+        if (!(e[k] & E_VALID) || (e[k] & E_EXT)) {
             st->misses++;
-            hops[i] = LPM_MISS;
+            hops[k] = LPM_MISS;
         } else {
-            hops[i] = e[i] & E_VALUE_MASK;
+            hops[k] = e[k] & E_VALUE_MASK;
         }
     }
 }

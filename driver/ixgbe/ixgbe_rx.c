@@ -30,7 +30,8 @@ static int opts_valid(const struct ixgbe_rx_opts *o)
             * descriptors wait behind RDT; a larger batch would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= r - 1 &&
            o->prefetch_next_desc <= 1 && o->prefetch_cur_hdr <= 1 &&
-           o->prefetch_next_hdr <= 1 && o->drop_en <= 1;
+           o->prefetch_next_hdr <= 1 && o->drop_en <= 1 && o->pthresh <= IXGBE_TXDCTL_THRESH_MAX &&
+           o->hthresh <= IXGBE_TXDCTL_THRESH_MAX && o->wthresh <= IXGBE_TXDCTL_THRESH_MAX;
 }
 
 /* The advanced one-buffer descriptor (B2) as ixy and Linux's ixgbe use it. */
@@ -111,7 +112,10 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
         return IXGBE_ERR_NOMEM;     /* no buffer at all: the queue cannot start */
     }
 
-    q->rxdctl = IXGBE_RXDCTL_ENABLE;
+    /* RXDCTL's thresholds sit where TXDCTL's do (B3) */
+    q->rxdctl = (uint32_t)o->pthresh << IXGBE_TXDCTL_PTHRESH_SHIFT |
+                (uint32_t)o->hthresh << IXGBE_TXDCTL_HTHRESH_SHIFT |
+                (uint32_t)o->wthresh << IXGBE_TXDCTL_WTHRESH_SHIFT | IXGBE_RXDCTL_ENABLE;
     plat_write32(pd, IXGBE_RXDCTL(n), q->rxdctl);
     uint32_t v = 0;
     if (!ixgbe_poll_reg(pd, IXGBE_RXDCTL(n), IXGBE_RXDCTL_ENABLE, IXGBE_RXDCTL_ENABLE,

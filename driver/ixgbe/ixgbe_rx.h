@@ -54,6 +54,9 @@ struct ixgbe_rx_opts {
     uint8_t prefetch_next_desc; /* #1: prefetch descriptor i + 1; default 0 */
     uint8_t prefetch_cur_hdr;   /* #2: prefetch slot i's buffer data; default 0 */
     uint8_t prefetch_next_hdr;  /* #5: prefetch slot i + 1's buffer data; default 0 */
+    uint8_t pthresh, hthresh, wthresh; /* RXDCTL thresholds, 0..127 each; default 0 (Linux
+                                  programs none on the 82599; DPDK's samples of 2014:
+                                  8, 8, 4) */
     uint8_t drop_en;           /* SRRCTL.DROP_EN: drop frames when the queue has no
                                   descriptor instead of holding the packet buffer;
                                   default 1 (ixy, B1a step 9) */

@@ -42,6 +42,8 @@ typedef struct app_port_stats {
     uint64_t received;          /* frames the app took in on the port */
     uint64_t consumed;          /* of those, the ones it kept (a sink; a forwarder's leave again) */
     uint64_t irqs;              /* interrupts its handler took for the port */
+    uint64_t tx_full;           /* transmit attempts that found its TX ring full (the app
+                                   waited, retried or dropped the frame) */
 } app_port_stats;
 
 typedef struct app {

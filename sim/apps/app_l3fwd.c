@@ -106,12 +106,13 @@ static int up(void *st, const scenario *sc, const app_port *ports, int n, char *
     struct l3fwd_opts o;
     l3fwd_default_opts(&o);
     o.path = strcmp(scenario_str(sc, "l3fwd", "path"), "multi") == 0 ? L3FWD_MULTI : L3FWD_SCALAR;
-    o.group = (unsigned)scenario_uint(sc, "l3fwd", "group");
     o.burst = (unsigned)scenario_uint(sc, "l3fwd", "burst");
     o.prefetch_ahead = (unsigned)scenario_uint(sc, "l3fwd", "prefetch_ahead");
-    o.tx_free_thresh = (unsigned)scenario_uint(sc, "l3fwd", "tx_free_thresh");
+    o.tx_buf = (unsigned)scenario_uint(sc, "l3fwd", "tx_buf");
+    o.tx_direct = (unsigned)scenario_uint(sc, "l3fwd", "tx_direct");
+    o.drain_ns = scenario_uint(sc, "l3fwd", "tx_drain_us") * 1000u;
     if (l3fwd_init(&a->fwd, lp, n, &a->lpm4, &a->lpm6, &o) != 0) {
-        snprintf(err, errlen, "l3fwd: bad options (l3fwd.group must be 4 or 8)");
+        snprintf(err, errlen, "l3fwd: bad options");
         return APP_ERR_PARAM;
     }
     a->up = 1;
@@ -131,7 +132,8 @@ static void down(void *st)
 static void port_stats(const void *st, int i, app_port_stats *s)
 {
     const struct l3fwd_app *a = st;
-    *s = (app_port_stats){ .received = a->up ? a->fwd.stats[i].rx : 0 };
+    *s = (app_port_stats){ .received = a->up ? a->fwd.stats[i].rx : 0,
+                           .tx_full = a->up ? a->fwd.stats[i].drop_ring_full : 0 };
 }
 
 void app_l3fwd_totals_of(const void *st, app_l3fwd_totals *t)
@@ -145,11 +147,18 @@ void app_l3fwd_totals_of(const void *st, app_l3fwd_totals *t)
         t->tx_bursts += s->tx_bursts;
         t->rx_bursts += s->rx_bursts;
         t->rx_empty += s->rx_empty;
+        t->tx_direct += s->tx_direct;
+        t->tx_drained += s->tx_drained;
         t->drops += s->drop_bad + s->drop_no_route + s->drop_ring_full;
+        t->tdt_writes += f->port[p].txq->stats.tdt_writes;
+        t->rdt_writes += f->port[p].rxq->rx.stats.rdt_writes;
     }
     t->lookups = f->lpm_stats.lookups;
+    t->lookups_x4 = f->lookups_x4;
     t->entry_reads = f->lpm_stats.entry_reads;
     t->groups = f->groups;
+    t->iterations = f->iterations;
+    t->drains = f->drains;
 }
 
 static void summary(FILE *f, const void *st, const int *port_index, int n, double run_s)
@@ -158,9 +167,15 @@ static void summary(FILE *f, const void *st, const int *port_index, int n, doubl
     (void)port_index;
     (void)n;
     app_l3fwd_totals_of(st, &t);
-    fprintf(f, "\nl3fwd: %llu received, %llu sent, %llu dropped, %llu route lookups, %.0f pps\n",
+    double per = t.tx ? 1.0 / (double)t.tx : 0;
+    fprintf(f, "\nl3fwd: %llu received, %llu sent, %llu dropped, %llu route lookups (%llu four at a time), %.0f pps\n",
             (unsigned long long)t.rx, (unsigned long long)t.tx, (unsigned long long)t.drops,
-            (unsigned long long)t.lookups, run_s > 0 ? (double)t.tx / run_s : 0);
+            (unsigned long long)t.lookups, (unsigned long long)t.lookups_x4, run_s > 0 ? (double)t.tx / run_s : 0);
+    fprintf(f, "l3fwd per sent packet: %.3f tx bursts (%llu direct runs, %llu by the drain), %.3f TDT writes, "
+            "%.3f RDT writes; %llu loop iterations, %llu drains\n",
+            (double)t.tx_bursts * per, (unsigned long long)t.tx_direct, (unsigned long long)t.tx_drained,
+            (double)t.tdt_writes * per, (double)t.rdt_writes * per, (unsigned long long)t.iterations,
+            (unsigned long long)t.drains);
 }
 
 const app app_l3fwd = {
@@ -170,7 +185,7 @@ const app app_l3fwd = {
     .core = &port_ixgbe_core,
     .receiver = 1,
     .tx_rate = 1,
-    .steps_per_turn = 64,
+    .steps_per_turn = 16,
     .instance_of = instance_of,
     .check = check,
     .want = want,

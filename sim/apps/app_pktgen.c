@@ -115,7 +115,8 @@ static void port_stats(const void *st, int i, app_port_stats *s)
     const struct pktgen_stats *ps = &((const struct pktgen_app *)st)->pg.stats;
     (void)i;
     *s = (app_port_stats){ .generator = 1, .sent = ps->sent, .reclaimed = ps->reclaimed,
-                           .hung = ps->drain_timeouts ? ps->sent - ps->reclaimed : 0, .irqs = ps->irqs };
+                           .hung = ps->drain_timeouts ? ps->sent - ps->reclaimed : 0, .irqs = ps->irqs,
+                           .tx_full = ps->ring_full };
 }
 
 static int complete(const void *st, const int *port_index, int n, const char *cut, char *why, size_t len)

@@ -124,6 +124,7 @@ static void port_stats(const void *st, int i, app_port_stats *s)
     router_port_stats(&a->r, (unsigned)i, &rs);
     s->received = rs.rx;
     s->irqs = a->r.napi.port_stats[i].irqs;
+    s->tx_full = rs.drop_ring_full;
 }
 
 static void summary(FILE *f, const void *st, const int *port_index, int n, double run_s)

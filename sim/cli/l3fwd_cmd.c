@@ -1,13 +1,15 @@
 /* nicsim l3fwd: the l3fwd experiment's five traffic patterns, each through
  * the scalar and the multi-buffer path, as a table a DPDK developer can
  * paste (forwarding rates and the difference), with the cycles per
- * forwarded packet that explain it. */
+ * forwarded packet that explain it (after bring-up), the calls and
+ * doorbells per packet, and what limited each run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "../report/report.h"
+#include "../report/run_limit.h"
 #include "../apps/app_l3fwd.h"
 
 static const struct {
@@ -26,8 +28,11 @@ typedef struct l3fwd_point {
     double pps;                 /* forwarded frames per second, all output ports */
     double cycles[CPU_CATS];    /* CPU cycles per forwarded frame, by category */
     double busy;                /* their sum without idle */
-    double entry_reads, tail_writes;    /* per forwarded frame */
+    double entry_reads;         /* per forwarded frame: LPM table entries read, */
+    double tx_bursts, tdt_writes, rdt_writes;   /* tx burst calls, TX and RX tail writes */
+    double x4_share;            /* lookups made four at a time, of all lookups */
     uint64_t forwarded, drops;
+    char limit[16];
     int complete;
 } l3fwd_point;
 
@@ -64,15 +69,22 @@ static int run_point(const cli *c, const char *pattern, const char *path, l3fwd_
     pt->pps = report_tx_pps(&sys);
     pt->forwarded = t.tx;
     pt->drops = t.drops;
-    const cpu *cp = &sys.cpu[0].c;
+    const sim_cpu *scpu = &sys.cpu[0];
+    const cpu *cp = &scpu->c;
     double per = t.tx ? 1.0 / (double)t.tx : 0;
     for (int k = 0; k < CPU_CATS; k++) {
-        pt->cycles[k] = (double)cp->cat_ps[k] * cp->prof.mhz / 1e6 * per;
+        pt->cycles[k] = (double)(cp->cat_ps[k] - scpu->up_cat_ps[k]) * cp->prof.mhz / 1e6 * per;
         if (k != CPU_CAT_IDLE)
             pt->busy += pt->cycles[k];
     }
     pt->entry_reads = (double)t.entry_reads * per;
-    pt->tail_writes = (double)t.tx_bursts * per;
+    pt->tx_bursts = (double)t.tx_bursts * per;
+    pt->tdt_writes = (double)t.tdt_writes * per;
+    pt->rdt_writes = (double)t.rdt_writes * per;
+    pt->x4_share = t.lookups ? (double)t.lookups_x4 / (double)t.lookups : 0;
+    run_limit lim;
+    run_limit_of(&sys, &lim);
+    snprintf(pt->limit, sizeof pt->limit, "%s", run_limit_name(lim.kind));
     char why[256];
     pt->complete = system_complete(&sys, why, sizeof why);
     if (!pt->complete)
@@ -93,7 +105,11 @@ static void point_json(cJSON *o, const char *name, const l3fwd_point *p)
         if (k != CPU_CAT_IDLE)
             cJSON_AddNumberToObject(cy, cpu_cat_name((cpu_cat)k), p->cycles[k]);
     cJSON_AddNumberToObject(j, "lookup_entry_reads_per_packet", p->entry_reads);
-    cJSON_AddNumberToObject(j, "tail_writes_per_packet", p->tail_writes);
+    cJSON_AddNumberToObject(j, "tx_bursts_per_packet", p->tx_bursts);
+    cJSON_AddNumberToObject(j, "tdt_writes_per_packet", p->tdt_writes);
+    cJSON_AddNumberToObject(j, "rdt_writes_per_packet", p->rdt_writes);
+    cJSON_AddNumberToObject(j, "lookups_x4_share", p->x4_share);
+    cJSON_AddStringToObject(j, "limit", p->limit);
 }
 
 int cmd_l3fwd(const cli *c)
@@ -131,20 +147,28 @@ int cmd_l3fwd(const cli *c)
             }
         }
     printf("%s", header);
-    printf("%-22s %12s %12s %8s\n", "pattern", "scalar Mpps", "multi Mpps", "diff");
+    printf("%-22s %12s %12s %8s   %-15s\n", "pattern", "scalar Mpps", "multi Mpps", "diff", "limit");
     for (size_t i = 0; i < NPAT; i++) {
         double s = pts[i][0].pps, m = pts[i][1].pps;
-        printf("%-22s %12.3f %12.3f %+7.1f%%\n", patterns[i].name, s / 1e6, m / 1e6, s > 0 ? 100 * (m - s) / s : 0);
+        printf("%-22s %12.3f %12.3f %+7.1f%%   %s / %s\n", patterns[i].name, s / 1e6, m / 1e6,
+               s > 0 ? 100 * (m - s) / s : 0, pts[i][0].limit, pts[i][1].limit);
     }
-    printf("\nCPU cycles per forwarded packet, scalar -> multi\n");
-    printf("%-22s %14s %14s %14s %14s %12s %14s\n", "pattern", "busy", "work", "dma_mem", "mmio_write",
-           "lpm reads", "tail writes");
+    printf("\nCPU cycles per forwarded packet after bring-up, scalar -> multi\n");
+    printf("%-22s %14s %14s %14s %14s %12s\n", "pattern", "busy", "work", "dma_mem", "mmio_write", "lpm reads");
     for (size_t i = 0; i < NPAT; i++) {
         const l3fwd_point *s = &pts[i][0], *m = &pts[i][1];
-        printf("%-22s %5.0f -> %5.0f %5.0f -> %5.0f %5.0f -> %5.0f %5.0f -> %5.0f %3.1f -> %4.1f %4.2f -> %5.2f\n",
+        printf("%-22s %5.0f -> %5.0f %5.0f -> %5.0f %5.0f -> %5.0f %5.0f -> %5.0f %3.1f -> %4.1f\n",
                patterns[i].name, s->busy, m->busy, s->cycles[CPU_CAT_WORK], m->cycles[CPU_CAT_WORK],
                s->cycles[CPU_CAT_MEM], m->cycles[CPU_CAT_MEM], s->cycles[CPU_CAT_MMIO_WRITE],
-               m->cycles[CPU_CAT_MMIO_WRITE], s->entry_reads, m->entry_reads, s->tail_writes, m->tail_writes);
+               m->cycles[CPU_CAT_MMIO_WRITE], s->entry_reads, m->entry_reads);
+    }
+    printf("\nPer forwarded packet, scalar -> multi\n");
+    printf("%-22s %16s %16s %16s %16s\n", "pattern", "tx bursts", "TDT writes", "RDT writes", "lookups x4");
+    for (size_t i = 0; i < NPAT; i++) {
+        const l3fwd_point *s = &pts[i][0], *m = &pts[i][1];
+        printf("%-22s %6.3f -> %6.3f %6.3f -> %6.3f %6.3f -> %6.3f %5.0f%% -> %4.0f%%\n", patterns[i].name,
+               s->tx_bursts, m->tx_bursts, s->tdt_writes, m->tdt_writes, s->rdt_writes, m->rdt_writes,
+               100 * s->x4_share, 100 * m->x4_share);
     }
     if (c->json) {
         cJSON *root = cJSON_CreateObject();

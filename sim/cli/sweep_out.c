@@ -43,8 +43,9 @@ int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *
         fprintf(out, "%-14s ", s->keys[k].name);
         add(&c, "%s,", s->keys[k].name);
     }
-    fprintf(out, "%12s %12s %8s %10s %10s\n", "TX-kpps", "wire-kpps", "%wire", "TX-Mbit/s", "TX-packets");
-    add(&c, "tx_pps,wire_pps,pct_wire,tx_mbps,tx_packets,complete\n");
+    fprintf(out, "%12s %12s %8s %10s %10s  %s\n", "TX-kpps", "wire-kpps", "%wire", "TX-Mbit/s", "TX-packets",
+            "limit");
+    add(&c, "tx_pps,wire_pps,pct_wire,tx_mbps,tx_packets,limit,complete\n");
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scenario", s->scenario);
     cJSON *arr = cJSON_AddArrayToObject(root, "points");
@@ -62,14 +63,16 @@ int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *
         if (strcmp(st, "failed") == 0) {
             const cJSON *e = cJSON_GetObjectItemCaseSensitive(pt, "error");
             fprintf(out, "%12s   FAILED: %s\n", "-", cJSON_IsString(e) ? e->valuestring : "no result");
-            add(&c, ",,,,,failed\n");
+            add(&c, ",,,,,,failed\n");
             bad++;
         } else {
             double pps = num(pt, "tx_pps"), wire = num(pt, "wire_pps");
-            fprintf(out, "%12.3f %12.3f %7.2f%% %10.2f %10.0f%s\n", pps / 1e3, wire / 1e3, num(pt, "pct_wire"),
-                    num(pt, "tx_mbps"), num(pt, "tx_packets"), strcmp(st, "ok") ? "  INCOMPLETE" : "");
-            add(&c, "%.3f,%.3f,%.4f,%.3f,%.0f,%s\n", pps, wire, num(pt, "pct_wire"), num(pt, "tx_mbps"),
-                num(pt, "tx_packets"), strcmp(st, "ok") ? "no" : "yes");
+            const cJSON *lim = cJSON_GetObjectItemCaseSensitive(pt, "limit");
+            const char *limit = cJSON_IsString(lim) ? lim->valuestring : "";
+            fprintf(out, "%12.3f %12.3f %7.2f%% %10.2f %10.0f  %-8s%s\n", pps / 1e3, wire / 1e3, num(pt, "pct_wire"),
+                    num(pt, "tx_mbps"), num(pt, "tx_packets"), limit, strcmp(st, "ok") ? "  INCOMPLETE" : "");
+            add(&c, "%.3f,%.3f,%.4f,%.3f,%.0f,%s,%s\n", pps, wire, num(pt, "pct_wire"), num(pt, "tx_mbps"),
+                num(pt, "tx_packets"), limit, strcmp(st, "ok") ? "no" : "yes");
             bad += strcmp(st, "ok") != 0;
         }
         cJSON_AddItemToArray(arr, pt ? cJSON_Duplicate(pt, 1) : cJSON_CreateNull());

@@ -1,6 +1,7 @@
 #include "sweep_point.h"
 #include "cli.h"
 #include "../report/report.h"
+#include "../report/run_limit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
     cJSON_AddNumberToObject(pt, "pct_wire", wire > 0 ? 100 * pps / wire : 0);
     cJSON_AddNumberToObject(pt, "tx_mbps", report_tx_mbps(&sys));
     cJSON_AddNumberToObject(pt, "tx_packets", (double)report_tx_packets(&sys));
+    run_limit lim;
+    run_limit_of(&sys, &lim);
+    cJSON_AddStringToObject(pt, "limit", run_limit_name(lim.kind));
+    cJSON_AddStringToObject(pt, "limit_what", lim.what);
     cJSON_AddBoolToObject(pt, "complete", complete);
     if (!complete)
         cJSON_AddStringToObject(pt, "incomplete_reason", why);

@@ -92,6 +92,7 @@ typedef struct vrow {
     cJSON *keyobj;
     const char *metric;
     double reference, simulated;
+    char limit[16];            /* what limited the simulated run */
     netstat ns;
 } vrow;
 
@@ -131,6 +132,12 @@ double jnum(const cJSON *j, const char *a, int i, const char *b)
     const cJSON *o = cJSON_GetArrayItem(arr, i);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, b);
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+void run_json_limit(const cJSON *run, char *out, size_t n)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "limit"), "resource");
+    snprintf(out, n, "%s", cJSON_IsString(r) ? r->valuestring : "?");
 }
 
 cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metric, double reference,
@@ -289,6 +296,7 @@ static int router_row(const cli *c, const csv *t, int r, vrow *v, char *err, siz
     v->metric = "throughput_kpps";
     v->reference = atof(ref);
     v->simulated = router_kpps(j, atof(in0));
+    run_json_limit(j, v->limit, sizeof v->limit);
     netstat_fill(&v->ns, j, t, r, "drp", NULL, 0);
     cJSON_Delete(j);
     return 0;
@@ -374,6 +382,7 @@ static int tx_prefetch_row(const cli *c, const csv *t, const csv *ti, int r, int
     v->metric = m ? "pktgen_tx_kpps" : "routing_throughput_kpps";
     v->reference = atof(csv_get(t, r, v->metric));
     v->simulated = m ? jnum(j, "ports", 0, "tx_pps") / 1e3 : router_kpps(j, 765);
+    run_json_limit(j, v->limit, sizeof v->limit);
     if (!m) {
         int ir = tx_prefetch_irq_row(ti, var);
         netstat_fill(&v->ns, j, t, r, "ovr", ir >= 0 ? ti : NULL, ir);
@@ -421,7 +430,8 @@ static int validate_tx_prefetch_table(const cli *c, vrow *rows, int *nr, char *e
  * errors; *bad counts the rows outside. */
 static double print_rows(vrow *rows, int nr, cJSON *jrows, int *bad)
 {
-    printf("%-40s %-34s %-16s %10s %10s %8s\n", "table", "row", "metric", "reference", "simulated", "error");
+    printf("%-40s %-34s %-23s %10s %10s %8s  %-7s\n", "table", "row", "metric", "reference", "simulated", "error",
+           "limit");
     double sum = 0;
     for (int i = 0; i < nr; i++) {
         vrow *v = &rows[i];
@@ -429,9 +439,10 @@ static double print_rows(vrow *rows, int nr, cJSON *jrows, int *bad)
         sum += fabs(e);
         int out = fabs(e) > ROW_TOLERANCE_PCT;
         *bad += out;
-        printf("%-40s %-34s %-16s %10.1f %10.1f %+7.1f%%%s\n", v->table, v->keys, v->metric, v->reference,
-               v->simulated, e, out ? "  OUT" : "");
+        printf("%-40s %-34s %-23s %10.1f %10.1f %+7.1f%%  %-7s%s\n", v->table, v->keys, v->metric, v->reference,
+               v->simulated, e, v->limit, out ? "  OUT" : "");
         cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
+        cJSON_AddStringToObject(o, "limit", v->limit);
         if (v->ns.present)
             cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));
         cJSON_AddItemToArray(jrows, o);

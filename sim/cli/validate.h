@@ -27,6 +27,8 @@ void print_row_command(const char *what, const char *path, char **ov, int n);
 int run_scenario(const char *path, char **ov, int n, cJSON **out, char *err, size_t errlen);
 /* Number b of element i of array a of j (NAN when absent). */
 double jnum(const cJSON *j, const char *a, int i, const char *b);
+/* A run's limit (its JSON's limit.resource) into out ("?" when absent). */
+void run_json_limit(const cJSON *run, char *out, size_t n);
 
 /* One JSON row: table, the CSV's key columns (keys' members), metric,
  * reference, simulated and error_pct = 100 (simulated - reference) / reference. */

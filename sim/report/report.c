@@ -1,4 +1,5 @@
 #include "report.h"
+#include "run_limit.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,16 +371,38 @@ static void print_driver_rx_drops(FILE *f, const nicsim_system *sys)
     }
 }
 
+/* The app's own figures, per instance (what nicsim-hw prints too), over
+ * the run's steady part. */
+static void print_app_summaries(FILE *f, const nicsim_system *sys)
+{
+    if (!sys->app->summary)
+        return;
+    ps_t end = sys->end_time;
+    for (int i = 0; i < sys->ncpus; i++) {
+        const sim_cpu *sc = &sys->cpu[i];
+        if (!sc->up || !sc->app_state)
+            continue;
+        int index[SYS_MAX_PORTS];
+        for (int k = 0; k < sc->nports; k++)
+            index[k] = sc->ports[k]->index;
+        sys->app->summary(f, sc->app_state, index, sc->nports, end > sc->up_t ? (double)(end - sc->up_t) / 1e12 : 0);
+    }
+}
+
 void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 {
     print_header(f, sys, scenario_path);
     print_rates(f, sys);
+    run_limit l;
+    run_limit_of(sys, &l);
+    run_limit_print(f, &l);
     print_kernel_iface(f, sys);
     print_interrupts(f, sys);
     print_txd_fetches(f, sys);
     print_buses(f, sys);
     for (int i = 0; i < sys->ncpus; i++)
         print_cpu_cycles(f, sys, i);
+    print_app_summaries(f, sys);
     for (int i = 0; i < sys->ncards; i++)
         print_card_rtl(f, sys, i);
     print_driver_rx_drops(f, sys);
@@ -499,6 +522,9 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
 {
     cJSON *j = cJSON_CreateObject();
     json_run_fields(j, sys, scenario_path);
+    run_limit l;
+    run_limit_of(sys, &l);
+    cJSON_AddItemToObject(j, "limit", run_limit_json(&l));
     cJSON *ports = cJSON_AddArrayToObject(j, "ports");
     for (int p = 0; p < sys->nports; p++)
         cJSON_AddItemToArray(ports, port_json(sys, p));

@@ -69,6 +69,9 @@ void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
 {
     ixgbe_rx_default_opts(o);
     RX_POLL_OPTIONS(sc, o);
+    o->pthresh = (uint8_t)scenario_uint(sc, "driver", "rx_pthresh");
+    o->hthresh = (uint8_t)scenario_uint(sc, "driver", "rx_hthresh");
+    o->wthresh = (uint8_t)scenario_uint(sc, "driver", "rx_wthresh");
 }
 
 void driver_options_e1000_port(const scenario *sc, void *opts)

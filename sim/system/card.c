@@ -200,3 +200,25 @@ void card_free(sim_card *card)
     card->bus = NULL;
     card->pcie = NULL;
 }
+
+void system_bus_busy(const nicsim_system *sys, int i, ps_t busy[2])
+{
+    const sim_card *c = &sys->card[i];
+    busy[0] = busy[1] = 0;
+    if (c->pcie) {
+        const pcie_stats *st = pcie_get_stats(c->pcie);
+        busy[0] = st->dir_busy[PCIE_UP];
+        busy[1] = st->dir_busy[PCIE_DOWN];
+    } else if (c->bus) {
+        const pcix_stats *st = pcix_get_stats(c->bus);
+        for (int k = 0; k < PCIX_KINDS; k++)
+            busy[0] += st->busy[k];
+    }
+}
+
+void system_mark_traffic(nicsim_system *sys, ps_t t)
+{
+    sys->traffic_t = t;
+    for (int i = 0; i < sys->ncards; i++)
+        system_bus_busy(sys, i, sys->bus_busy_at_traffic[i]);
+}

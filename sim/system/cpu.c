@@ -27,7 +27,7 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     p->irq_exit_ns = scenario_double(sc, "cpu", "irq_exit_ns");
     static const char *const named[] = {
         "pktgen_pkt", "pktgen_gettimeofday", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
-        "fib_lookup", "ip_forward", "l3fwd_pkt", "l3fwd_rx_burst", "l3fwd_tx_burst", "l3fwd_group",
+        "fib_lookup", "ip_forward", "l3fwd_loop", "l3fwd_pkt", "l3fwd_rx_burst", "l3fwd_tx_burst", "l3fwd_group",
     };
     for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
         char key[64];
@@ -135,6 +135,11 @@ static int bring_up(nicsim_system *sys, sim_cpu *c)
     for (int i = 0; i < c->nports; i++)
         if (c->ports[i]->gen)
             link_partner_go(c->ports[i], c->c.t);
+    c->up = 1;
+    c->up_t = c->c.t;
+    memcpy(c->up_cat_ps, c->c.cat_ps, sizeof c->up_cat_ps);
+    if (++sys->cpus_up == sys->ncpus)
+        system_mark_traffic(sys, c->c.t);
     return 0;
 }
 

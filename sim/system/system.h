@@ -54,6 +54,11 @@ typedef struct sim_cpu {
     void *app_state;            /* its instance of the system's app (app->state_size bytes) */
     ps_t drain;                 /* a receiving app runs on this long after its last input */
     ps_t last_work;             /* a receiving app: when a step last did work */
+    /* when its app was up (ports and app brought up, traffic started), and
+     * its time by category then: the report's shares leave bring-up out */
+    int up;
+    ps_t up_t;
+    ps_t up_cat_ps[CPU_CATS];
 } sim_cpu;
 
 /* One card: its RTL and adapter, and its bus (a PCI-X segment of its own or
@@ -152,6 +157,11 @@ typedef struct nicsim_system {
     cache_hier *caches;        /* every CPU's L1D and L2 */
     ps_t max_sim;
     ps_t end_time;             /* when the last app finished */
+    /* the run's steady part starts when the last CPU's app is up: then
+     * each card's bus busy time so far (PCIe: per direction; PCI-X: [0]) */
+    int cpus_up;
+    ps_t traffic_t;
+    ps_t bus_busy_at_traffic[SYS_MAX_CARDS][2];
     double wall_seconds;
     int stopped_early;         /* max_sim_us reached */
     int drivers_down;           /* system_drivers_down has run */
@@ -195,6 +205,9 @@ void system_read_counters(nicsim_system *sys, ps_t t);
  * reclaimed, or its duration run out), every link partner sent everything
  * and the run was not cut short; otherwise 0 and a line saying why in why. */
 int system_complete(const nicsim_system *sys, char *why, size_t n);
+/* Card i's bus busy time so far: PCIe per direction (up, down), PCI-X in
+ * [0] ([1] = 0); zeros for a card whose devices live elsewhere. */
+void system_bus_busy(const nicsim_system *sys, int i, ps_t busy[2]);
 /* Take the apps and the ports' queues down (the drivers' MMIO included);
  * system_free does it when not done before. */
 void system_drivers_down(nicsim_system *sys);

@@ -19,6 +19,9 @@ void card_identity(nicsim_system *sys, int i);
  * mem.  0, or -1 with a message. */
 int card_build(nicsim_system *sys, int i, nic_mem_port mem, char *err, size_t errlen);
 void card_free(sim_card *card);
+/* The last CPU's app is up at t: note the buses' busy times (the steady
+ * part of the run starts). */
+void system_mark_traffic(nicsim_system *sys, ps_t t);
 /* The cards' DMA of a system with CPUs: host memory, snooped by the caches. */
 nic_mem_port card_snooped_memory(nicsim_system *sys);
 

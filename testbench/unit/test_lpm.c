@@ -114,37 +114,38 @@ static void test_ipv6_48(void)
     fake_destroy(pd);
 }
 
-/* The bulk lookup gives the scalar results; it prefetches every key's entry
- * of a level before it reads the first of them. */
-static void test_bulk_same_results_prefetched_first(void)
+/* The x4 lookup gives the scalar results; its four first-level reads come
+ * back to back with no prefetch and no wait between them, and a second
+ * level is read only after a wait on its key's first entry. */
+static void test_x4_same_results_reads_first(void)
 {
     struct plat_dev *pd = fake_create();
     struct lpm l;
-    CU_ASSERT_EQUAL_FATAL(lpm_init(&l, pd, 16, 64), 0);
-    uint8_t keys[8][16];
-    const uint8_t *kp[8];
-    for (unsigned p = 0; p < 4; p++) {
-        v6(keys[0], 0, p, 0);
-        CU_ASSERT_EQUAL(lpm_add(&l, keys[0], 48, p), 0);
-    }
-    for (unsigned i = 0; i < 8; i++) {
-        v6(keys[i], 0, i, 1);            /* 4..7: no route */
-        kp[i] = keys[i];
-    }
-    uint32_t hops[8];
-    struct lpm_stats sb = { 0 }, ss = { 0 };
+    CU_ASSERT_EQUAL_FATAL(lpm_init(&l, pd, 4, 16), 0);
+    uint8_t k24[4] = { 198, 18, 1, 0 }, k32[4] = { 198, 18, 2, 7 };
+    CU_ASSERT_EQUAL(lpm_add(&l, k24, 24, 1), 0);
+    CU_ASSERT_EQUAL(lpm_add(&l, k32, 32, 2), 0);
+    uint8_t keys[4][4] = { { 198, 18, 1, 5 }, { 198, 18, 2, 7 }, { 198, 18, 2, 8 }, { 10, 0, 0, 1 } };
+    const uint8_t *kp[4] = { keys[0], keys[1], keys[2], keys[3] };
+    uint32_t hops[4];
+    struct lpm_stats sx = { 0 }, ss = { 0 };
     fake_log_clear(pd);
-    lpm_lookup_bulk(&l, kp, 8, hops, &sb);
-    /* level 1: eight prefetches, then eight reads */
-    long last_pf = fake_find(pd, FAKE_PREFETCH, 0, 7), first_rd = fake_find(pd, FAKE_MEMR, 0, 0);
-    CU_ASSERT(last_pf >= 0 && first_rd > last_pf);
-    /* four levels for all eight: the keys without a route share the routes'
-     * first 40 bits, so only the last level's entry is empty */
-    CU_ASSERT_EQUAL(fake_count(pd, FAKE_PREFETCH, 0), 8 * 4);
-    for (unsigned i = 0; i < 8; i++)
+    lpm_lookup_x4(&l, kp, hops, &sx);
+    CU_ASSERT_EQUAL(fake_count(pd, FAKE_PREFETCH, 0), 0);
+    /* reads 0..3 are the first level, before any wait */
+    long w = fake_find(pd, FAKE_WAIT, 0, 0), r3 = fake_find(pd, FAKE_MEMR, 0, 3);
+    CU_ASSERT(r3 >= 0 && w > r3);
+    /* keys 1 and 2 share an extended entry: two waits, two second-level reads */
+    CU_ASSERT_EQUAL(fake_count(pd, FAKE_WAIT, 0), 2);
+    CU_ASSERT_EQUAL(fake_count(pd, FAKE_MEMR, 0), 6);
+    for (unsigned i = 0; i < 4; i++)
         CU_ASSERT_EQUAL(hops[i], lpm_lookup(&l, keys[i], &ss));
-    CU_ASSERT_EQUAL(sb.entry_reads, ss.entry_reads);
-    CU_ASSERT_EQUAL(sb.misses, 4);
+    CU_ASSERT_EQUAL(hops[0], 1);
+    CU_ASSERT_EQUAL(hops[1], 2);
+    CU_ASSERT_EQUAL(hops[2], LPM_MISS);
+    CU_ASSERT_EQUAL(hops[3], LPM_MISS);
+    CU_ASSERT_EQUAL(sx.entry_reads, ss.entry_reads);
+    CU_ASSERT_EQUAL(sx.misses, 2);
     fake_destroy(pd);
 }
 
@@ -154,7 +155,7 @@ static void register_suites(void)
     CU_add_test(s, "Ipv4LongestPrefix", test_ipv4_longest_prefix);
     CU_add_test(s, "GroupsRunOut", test_groups_run_out);
     CU_add_test(s, "Ipv6Slash48", test_ipv6_48);
-    CU_add_test(s, "BulkSameResultsPrefetchedFirst", test_bulk_same_results_prefetched_first);
+    CU_add_test(s, "X4SameResultsReadsFirst", test_x4_same_results_reads_first);
 }
 
 int main(int argc, char **argv)

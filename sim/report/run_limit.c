@@ -1,0 +1,225 @@
+/* What limited a run; see run_limit.h. */
+#include "run_limit.h"
+#include "report_tables.h"
+#include <string.h>
+
+#define SATURATED 0.95          /* a wire or bus this busy sets the rate */
+#define CPU_SATURATED 0.90      /* a CPU this busy has no time to spare */
+#define LOSS_MIN 0.005          /* input lost beyond measurement noise */
+
+static const char *const names[] = {
+    [LIMIT_WIRE] = "wire", [LIMIT_BUS] = "bus", [LIMIT_CPU] = "cpu", [LIMIT_RX_RING] = "rx-ring",
+    [LIMIT_OFFERED] = "offered", [LIMIT_TX_RING] = "tx-ring", [LIMIT_NONE] = "none",
+};
+
+const char *run_limit_name(run_limit_kind k)
+{
+    return names[k];
+}
+
+/* CPU i's busy share after its app was up, and its two largest categories. */
+static double cpu_share(const sim_cpu *sc, int top[2], double top_share[2])
+{
+    top[0] = top[1] = -1;
+    top_share[0] = top_share[1] = 0;
+    ps_t span = sc->up && sc->c.t > sc->up_t ? sc->c.t - sc->up_t : 0;
+    if (!span)
+        return 0;
+    ps_t busy = 0;
+    for (int k = 0; k < CPU_CATS; k++) {
+        if (k == CPU_CAT_IDLE)
+            continue;
+        ps_t d = sc->c.cat_ps[k] - sc->up_cat_ps[k];
+        busy += d;
+        double s = (double)d / (double)span;
+        if (s > top_share[0]) {
+            top[1] = top[0];
+            top_share[1] = top_share[0];
+            top[0] = k;
+            top_share[0] = s;
+        } else if (s > top_share[1]) {
+            top[1] = k;
+            top_share[1] = s;
+        }
+    }
+    return (double)busy / (double)span;
+}
+
+/* The end of the run's steady part: the last frame on a wire or from a
+ * link partner (the end of the run when there was none). */
+static ps_t traffic_end(const nicsim_system *sys)
+{
+    ps_t end = 0;
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (sp->wire.frames && sp->wire.last_end > end)
+            end = sp->wire.last_end;
+        if (sp->gen && sp->gen_last > end)
+            end = sp->gen_last;
+    }
+    return end > sys->traffic_t ? end : sys->end_time;
+}
+
+static void busiest_bus(const nicsim_system *sys, run_limit *l)
+{
+    ps_t end = traffic_end(sys);
+    if (end <= sys->traffic_t)
+        return;
+    for (int i = 0; i < sys->ncards; i++) {
+        ps_t busy[2];
+        system_bus_busy(sys, i, busy);
+        for (int d = 0; d < 2; d++) {
+            double s = (double)(busy[d] - sys->bus_busy_at_traffic[i][d]) / (double)(end - sys->traffic_t);
+            if (s > l->bus_busy) {
+                l->bus_busy = s;
+                l->bus_card = i;
+                l->bus_dir = d;
+                l->bus_pcie = sys->card[i].pcie != NULL;
+            }
+        }
+    }
+}
+
+static void busiest_wire(const nicsim_system *sys, run_limit *l)
+{
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        double b = link_wire_busy(&sp->wire);
+        if (sp->wire.frames && (l->wire_port < 0 || b > l->wire_busy)) {
+            l->wire_port = p;
+            l->wire_busy = b;
+        }
+    }
+    if (l->wire_port < 0)
+        return;
+    const sim_port *sp = &sys->port[l->wire_port];
+    const nic_adapter_stats *st = &sp->card->nic.st;
+    uint64_t n = st->txd_fetches[sp->func];
+    if (n) {
+        l->txd_fetch_ns = (double)st->txd_fetch_ps[sp->func] / 1e3 / (double)n;
+        l->txd_every_ns = (double)link_wire_span_ps(&sp->wire) / 1e3 / (double)n;
+    }
+}
+
+static void name_bus(const run_limit *l, char *out, size_t n)
+{
+    if (l->bus_pcie)
+        snprintf(out, n, "PCIe of card %d %s", l->bus_card, l->bus_dir ? "downstream" : "upstream");
+    else
+        snprintf(out, n, "PCI-X bus of card %d", l->bus_card);
+}
+
+void run_limit_of(const nicsim_system *sys, run_limit *l)
+{
+    memset(l, 0, sizeof *l);
+    l->cpu = -1;
+    l->wire_port = -1;
+    l->bus_card = -1;
+    l->cpu_top[0] = l->cpu_top[1] = -1;
+    for (int i = 0; i < sys->ncpus; i++) {
+        int top[2];
+        double share[2];
+        double b = cpu_share(&sys->cpu[i], top, share);
+        if (l->cpu < 0 || b > l->cpu_busy) {
+            l->cpu = i;
+            l->cpu_busy = b;
+            memcpy(l->cpu_top, top, sizeof top);
+            memcpy(l->cpu_top_share, share, sizeof share);
+        }
+    }
+    busiest_wire(sys, l);
+    busiest_bus(sys, l);
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (sp->gen) {
+            uint64_t off = link_gen_frames(sp->gen);
+            l->offered += off;
+            l->lost += off > sp->cnt.gprc ? off - sp->cnt.gprc : 0;
+        }
+        l->tx_full += sp->app.tx_full;
+    }
+    int lossy = l->offered && (double)l->lost >= LOSS_MIN * (double)l->offered;
+    if (l->wire_port >= 0 && l->wire_busy >= SATURATED) {
+        l->kind = LIMIT_WIRE;
+        snprintf(l->what, sizeof l->what, "%s TX wire", report_ifname(l->wire_port));
+    } else if (l->bus_card >= 0 && l->bus_busy >= SATURATED) {
+        l->kind = LIMIT_BUS;
+        name_bus(l, l->what, sizeof l->what);
+    } else if (lossy && l->cpu_busy >= CPU_SATURATED) {
+        l->kind = LIMIT_CPU;
+        snprintf(l->what, sizeof l->what, "CPU%d", l->cpu);
+    } else if (lossy) {
+        l->kind = LIMIT_RX_RING;
+        snprintf(l->what, sizeof l->what, "RX descriptors");
+    } else if (l->offered) {
+        l->kind = LIMIT_OFFERED;
+        snprintf(l->what, sizeof l->what, "the link partners' rate");
+    } else if (l->tx_full) {
+        l->kind = LIMIT_TX_RING;
+        snprintf(l->what, sizeof l->what, "TX descriptors");
+    } else if (l->cpu >= 0 && l->cpu_busy >= CPU_SATURATED) {
+        l->kind = LIMIT_CPU;
+        snprintf(l->what, sizeof l->what, "CPU%d", l->cpu);
+    } else {
+        l->kind = LIMIT_NONE;
+        snprintf(l->what, sizeof l->what, "nothing saturated");
+    }
+}
+
+void run_limit_print(FILE *f, const run_limit *l)
+{
+    fprintf(f, "\nLimit: %s (%s)\n", run_limit_name(l->kind), l->what);
+    if (l->cpu >= 0) {
+        fprintf(f, "  %-9s CPU%d %.1f%% busy after bring-up", "cpu", l->cpu, 100 * l->cpu_busy);
+        for (int k = 0; k < 2 && l->cpu_top[k] >= 0; k++)
+            fprintf(f, "%s %s %.1f%%", k ? "," : ":", cpu_cat_name((cpu_cat)l->cpu_top[k]), 100 * l->cpu_top_share[k]);
+        fprintf(f, "\n");
+    }
+    if (l->wire_port >= 0)
+        fprintf(f, "  %-9s %s TX %.1f%% busy (the busiest)\n", "wire", report_ifname(l->wire_port), 100 * l->wire_busy);
+    if (l->bus_card >= 0) {
+        char b[64];
+        name_bus(l, b, sizeof b);
+        fprintf(f, "  %-9s %s %.1f%% busy (the busiest)\n", "bus", b, 100 * l->bus_busy);
+    }
+    if (l->offered)
+        fprintf(f, "  %-9s %llu of %llu offered frames not received (%.1f%%)\n", "input", (unsigned long long)l->lost,
+                (unsigned long long)l->offered, 100.0 * (double)l->lost / (double)l->offered);
+    fprintf(f, "  %-9s %llu transmit attempts found the TX ring full\n", "tx ring", (unsigned long long)l->tx_full);
+    if (l->txd_every_ns > 0)
+        fprintf(f, "  %-9s %s: a descriptor fetch every %.0f ns, %.0f ns each\n", "txd fetch",
+                report_ifname(l->wire_port), l->txd_every_ns, l->txd_fetch_ns);
+}
+
+cJSON *run_limit_json(const run_limit *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "resource", run_limit_name(l->kind));
+    cJSON_AddStringToObject(o, "what", l->what);
+    cJSON *c = cJSON_AddObjectToObject(o, "cpu");
+    cJSON_AddNumberToObject(c, "id", l->cpu);
+    cJSON_AddNumberToObject(c, "busy", l->cpu_busy);
+    cJSON *top = cJSON_AddArrayToObject(c, "top");
+    for (int k = 0; k < 2 && l->cpu_top[k] >= 0; k++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "category", cpu_cat_name((cpu_cat)l->cpu_top[k]));
+        cJSON_AddNumberToObject(t, "share", l->cpu_top_share[k]);
+        cJSON_AddItemToArray(top, t);
+    }
+    cJSON *w = cJSON_AddObjectToObject(o, "wire");
+    cJSON_AddStringToObject(w, "port", l->wire_port >= 0 ? report_ifname(l->wire_port) : "");
+    cJSON_AddNumberToObject(w, "busy", l->wire_busy);
+    cJSON *b = cJSON_AddObjectToObject(o, "bus");
+    char bn[64] = "";
+    if (l->bus_card >= 0)
+        name_bus(l, bn, sizeof bn);
+    cJSON_AddStringToObject(b, "name", bn);
+    cJSON_AddNumberToObject(b, "busy", l->bus_busy);
+    cJSON_AddNumberToObject(o, "offered", (double)l->offered);
+    cJSON_AddNumberToObject(o, "lost", (double)l->lost);
+    cJSON_AddNumberToObject(o, "tx_full", (double)l->tx_full);
+    cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");
+    cJSON_AddNumberToObject(t, "every_ns", l->txd_every_ns);
+    cJSON_AddNumberToObject(t, "fetch_ns", l->txd_fetch_ns);
+    return o;
+}

@@ -1,0 +1,70 @@
+/* What limited a run: the resource that set its rate, named with the
+ * figures that show it, so a user can see why a number is what it is.
+ *
+ * The figures cover the run's steady part, not bring-up: a CPU's busy
+ * share from when its app was up to its end, a bus direction's from when
+ * the last app was up to the last frame on any wire or from any link
+ * partner, a wire's over the time its frames occupied it.  The verdict,
+ * first rule that holds (docs/reports.md, "What limited the run"):
+ *   1. wire     a port's TX wire is at least 95 % busy;
+ *   2. bus      a PCIe direction (or a PCI-X segment) is at least 95 % busy;
+ *   3. cpu      input frames were lost (at least 0.5 % of those offered)
+ *               and a CPU was at least 90 % busy: it could not keep up;
+ *   4. rx-ring  input frames were lost while no CPU was that busy: the
+ *               NIC found no descriptor though the CPU had time (refill
+ *               batching, write-back or interrupt latency);
+ *   5. offered  link partners sent frames and (almost) all were received:
+ *               the run took what it was offered;
+ *   6. tx-ring  the app found its TX ring full: the NIC drains it more
+ *               slowly than the wire could (descriptor fetch, bus latency);
+ *   7. cpu      a CPU was at least 90 % busy;
+ *   8. none     nothing saturated: the run waited (interrupts, timers). */
+#ifndef NICSIM_RUN_LIMIT_H
+#define NICSIM_RUN_LIMIT_H
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "../system/system.h"
+
+typedef enum run_limit_kind {
+    LIMIT_WIRE,
+    LIMIT_BUS,
+    LIMIT_CPU,
+    LIMIT_RX_RING,
+    LIMIT_OFFERED,
+    LIMIT_TX_RING,
+    LIMIT_NONE,
+} run_limit_kind;
+
+typedef struct run_limit {
+    run_limit_kind kind;
+    char what[64];              /* the resource: "eth0 TX wire", "PCIe of card 0 upstream", "CPU0" */
+    /* the busiest CPU: busy share and its two largest categories */
+    int cpu;
+    double cpu_busy;
+    int cpu_top[2];             /* cpu_cat; -1 when none */
+    double cpu_top_share[2];    /* of the CPU's time */
+    /* the busiest TX wire */
+    int wire_port;              /* -1 when no port sent */
+    double wire_busy;
+    /* the busiest bus direction */
+    int bus_card, bus_dir;      /* card -1: none; dir 0 = up (PCI-X: the segment), 1 = down */
+    int bus_pcie;
+    double bus_busy;
+    /* input */
+    uint64_t offered, lost;     /* frames link partners sent, and those not received */
+    /* output */
+    uint64_t tx_full;           /* transmit attempts that found a TX ring full */
+    /* the busiest TX port's descriptor fetches */
+    double txd_fetch_ns, txd_every_ns;
+} run_limit;
+
+/* Work out what limited the run (after system_read_counters). */
+void run_limit_of(const nicsim_system *sys, run_limit *l);
+/* Its short name: wire, bus, cpu, rx-ring, offered, tx-ring, none. */
+const char *run_limit_name(run_limit_kind k);
+/* The text report's section: a verdict line, then the evidence. */
+void run_limit_print(FILE *f, const run_limit *l);
+/* The same as a JSON object (caller frees). */
+cJSON *run_limit_json(const run_limit *l);
+
+#endif
