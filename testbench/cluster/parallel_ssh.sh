@@ -26,6 +26,9 @@ build=${1:?usage: parallel_ssh.sh BUILD}
 cl_init parallel_ssh "$build"
 nicsim=$(cd "$build" && pwd)/nicsim
 [ -x "$nicsim" ] || cl_fail "$nicsim: not built (make all)"
+# sshd needs its privilege-separation folder /run/sshd and, to log a user
+# in, root
+[ "$(id -u)" = 0 ] || cl_fail "sshd must run as root to log a user in; run the cluster tests as root"
 cl_need /usr/sbin/sshd ssh ssh-keygen parallel
 
 # ---- sshd on a loopback port, keys of this run ---------------------------------
