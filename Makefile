@@ -77,7 +77,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
-        fuzz-bounded bench clean diff-replay hil hil-if-installable
+        fuzz-bounded bench clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
@@ -391,6 +391,34 @@ hil-if-installable:
 	  testbench/hil/skipped.sh $(BUILD)/hil-results.xml "qemu-system-x86 is neither installed nor installable"; \
 	fi
 
+# ---- sweeps on a real cluster: Slurm and GNU parallel over ssh -----------------
+# `make cluster` runs a sweep's emitted job array on a one-node Slurm cluster
+# (munged, slurmctld, slurmd) and its emitted jobs with GNU parallel across
+# two ssh "hosts" (an sshd on a loopback port), every daemon started by the
+# test itself on loopback ports with its state in a temporary folder, and
+# stopped on every exit path; the test fails if anything of it is left
+# running (testbench/cluster/*.sh, docs/sweep.md).  The packages are
+# installed without starting their system services
+# (testbench/cluster/install.sh).  JUnit report: build/cluster-results.xml.
+CLUSTER_PKGS := slurmctld slurmd slurm-client munge openssh-server openssh-client parallel
+cluster-deps:
+	@testbench/cluster/install.sh $(CLUSTER_PKGS)
+
+cluster: deps cluster-deps
+	$(MAKE) --no-print-directory all
+	testbench/cluster/run.sh $(BUILD)
+
+# `make test` runs `make cluster` when the packages are installed or
+# installable from the package registry; otherwise it records both tests
+# as skipped, saying which package is missing.
+cluster-if-installable:
+	@if missing=$$(testbench/cluster/install.sh --check $(CLUSTER_PKGS)); then \
+	  $(MAKE) --no-print-directory cluster; \
+	else \
+	  echo "cluster: skipped: neither installed nor installable here: $$missing"; \
+	  testbench/cluster/skipped.sh $(BUILD)/cluster-results.xml "neither installed nor installable here: $$missing"; \
+	fi
+
 # ---- the two set-up commands of the README ---------------------------------
 DEFAULT_SWEEP := pktgen.size=64,128,256,512,1024,1518
 
@@ -403,10 +431,12 @@ run: deps
 # checker's 10,000 sequences per personality among them) and system tests,
 # once in a normal build and once under AddressSanitizer +
 # UndefinedBehaviorSanitizer, then the bounded fuzz run, then `make hil`
-# (when QEMU is installable).  One JUnit report of everything:
+# (when QEMU is installable), then `make cluster` (when Slurm, munge and
+# sshd are installable).  One JUnit report of everything:
 # build/all-test-results.xml (and one per part: build/test-results.xml,
-# build/san/test-results.xml, build/fuzz-results.xml, build/hil-results.xml).
-# With SAN=1 the normal build's run and make hil are left out.
+# build/san/test-results.xml, build/fuzz-results.xml, build/hil-results.xml,
+# build/cluster-results.xml).
+# With SAN=1 the normal build's run, make hil and make cluster are left out.
 test: deps
 	$(MAKE) --no-print-directory layers
 	$(MAKE) --no-print-directory lint
@@ -415,8 +445,10 @@ test: deps
 	$(MAKE) --no-print-directory check-san
 	$(MAKE) --no-print-directory fuzz-bounded
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory hil-if-installable)
+	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory cluster-if-installable)
 	@testbench/summarize.sh $(BUILD)/all-test-results.xml $(if $(SAN_ONLY),,normal=$(BUILD)/test-results.xml) \
-	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml)
+	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml \
+	  $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml cluster=$(BUILD)/cluster-results.xml)
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \

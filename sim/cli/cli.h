@@ -25,6 +25,8 @@ typedef struct cli {
     const char *plot;           /* --plot FILE.svg|.png */
     const char *emit_jobs;      /* --emit-jobs FILE */
     const char *emit_slurm;     /* --emit-slurm DIR */
+    const char *slurm_partition;/* --slurm-partition P: #SBATCH --partition of the emitted script */
+    const char *slurm_time;     /* --slurm-time T: #SBATCH --time (a Slurm time limit) */
     const char *results;        /* --results DIR: keep (or, with --point, write) point results there */
     long point;                 /* --point N: run only point N (1-based) */
     double timeout;             /* --timeout S: a point running longer is killed (0: none) */
@@ -33,6 +35,8 @@ typedef struct cli {
 /* This binary's path (sibling NULL), or that of the binary called sibling
  * in the same folder; 0, or -1 when it cannot be found or does not fit. */
 int cli_exe_path(const char *sibling, char *out, size_t n);
+/* Make dir and its parents (mkdir -p): 0, or -1 with "dir: why" in err. */
+int cli_mkdir_p(const char *dir, char *err, size_t errlen);
 /* Write text to path atomically (PATH.tmp, then rename). */
 int cli_write_text(const char *path, const char *text, char *err, size_t n);
 

@@ -28,12 +28,20 @@ static const char usage[] =
     "      wire speed (gnuplot).  A point that fails (bad value, crash, --timeout) is\n"
     "      reported with its command; the others go on; the exit status is then 1 and\n"
     "      the point is marked failed in the CSV and JSON.\n"
-    "  nicsim sweep ... --emit-jobs FILE [--results DIR]   |   --emit-slurm DIR\n"
+    "  nicsim sweep ... --emit-jobs FILE [--results DIR]\n"
+    "  nicsim sweep ... --emit-slurm DIR [--slurm-partition P] [--slurm-time T]\n"
     "      Write one self-contained command per point (for GNU parallel: parallel -j N\n"
-    "      < FILE), or a Slurm job-array script DIR/sweep.sbatch; each point writes its\n"
-    "      result into the results folder (default FILE.results, or DIR).\n"
+    "      < FILE, --sshloginfile FILE for other hosts), or a Slurm job-array script\n"
+    "      DIR/sweep.sbatch (sbatch it; P and T become its #SBATCH --partition and\n"
+    "      --time: a Slurm time limit, MINUTES, HH:MM:SS or D-HH:MM); each point writes\n"
+    "      its result into the results folder (default FILE.results, or DIR).  The\n"
+    "      commands hold absolute paths: every host needs this checkout and the\n"
+    "      results folder at the same paths (or a shared filesystem); a host without\n"
+    "      the binary fails the point with exit status 127, naming itself.\n"
     "  nicsim merge DIR [--csv FILE] [--json FILE] [--plot FILE]\n"
-    "      The sweep's table and files from a results folder, as the sweep writes them.\n"
+    "      The sweep's table and files from a results folder, as the sweep writes them;\n"
+    "      failed or missing points are named, with the sbatch --array=... or parallel\n"
+    "      line that runs only them again (exit status 1 until every point is done).\n"
     "  nicsim bench SCENARIO.ini [section.key=value ...] [--repeat N] [--json FILE]\n"
     "  nicsim bench --list FILE [--repeat N] [--json FILE]\n"
     "      Run each scenario N times (default 3), each run in its own child process,\n"
@@ -105,6 +113,13 @@ static int parse_cli(int argc, char **argv, cli *c)
             const char **dst = !strcmp(a, "--plot") ? &c->plot : !strcmp(a, "--emit-jobs") ? &c->emit_jobs
                                : !strcmp(a, "--emit-slurm") ? &c->emit_slurm : &c->results;
             *dst = argv[++i];
+        } else if (!strcmp(a, "--slurm-partition") || !strcmp(a, "--slurm-time")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "nicsim: %s needs a %s\n", a, strcmp(a, "--slurm-time") ? "partition name"
+                                                                                        : "time limit");
+                return -1;
+            }
+            *(!strcmp(a, "--slurm-time") ? &c->slurm_time : &c->slurm_partition) = argv[++i];
         } else if (!strcmp(a, "--zip")) {
             c->zip = 1;
         } else if (!strcmp(a, "-j") || !strncmp(a, "-j", 2) || !strcmp(a, "--point") || !strcmp(a, "--timeout")) {

@@ -2,10 +2,9 @@
  * process of its own, up to -j at a time, with progress on stderr; then
  * the table, CSV, JSON and plot (sweep_out.h).  Or, for engines that are not
  * ours: --emit-jobs writes one self-contained command per point (GNU
- * parallel), --emit-slurm a job-array script; each runs `sweep ... --point N`
- * and writes its result into the results folder, which `nicsim merge`
- * turns into the same files. */
-#include <errno.h>
+ * parallel), --emit-slurm a job-array script (sweep_emit.h); each runs
+ * `sweep ... --point N` and writes its result into the results folder,
+ * which `nicsim merge` turns into the same files. */
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../report/report.h"
+#include "sweep_emit.h"
 #include "sweep_out.h"
 #include "sweep_point.h"
 
@@ -32,23 +32,6 @@ static int write_point(const char *dir, long idx, const cJSON *pt, char *err, si
     char path[PATH_MAX];
     sweep_point_path(dir, idx, path, sizeof path);
     return report_write_json(path, pt, err, errlen);
-}
-
-static int mkdir_p(const char *dir, char *err, size_t errlen)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- progress ---- */
@@ -221,130 +204,30 @@ static int finish(const sweep_spec *s, cJSON **pts, const cli *c)
     return bad == 0 ? 0 : EXIT_RUN_FAILED;
 }
 
-/* ---- distribution ---- */
+/* ---- the commands ---- */
 
-/* s with single quotes, safe for sh. */
-static void quote(FILE *f, const char *s)
+/* A point run by a job (--point) writes into the folder the sweep was
+ * emitted with.  On a host that does not see that folder (not shared, or
+ * at another path) the result could not be handed over, so say which host
+ * before spending the run. */
+static int results_folder_here(const char *dir)
 {
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
-}
-
-/* The command that runs point N of this sweep (N from the shell: $1 or
- * $SLURM_ARRAY_TASK_ID, given as point_arg). */
-static void point_command(FILE *f, const cli *c, const char *abs_scn, const char *abs_dir, const char *point_arg)
-{
-    char exe[PATH_MAX], cwd[PATH_MAX];
-    if (cli_exe_path(NULL, exe, sizeof exe) != 0)
-        exe[0] = 0;
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, "/");
-    fputs("cd ", f);
-    quote(f, cwd);
-    fputs(" && ", f);
-    quote(f, exe);
-    fputs(" sweep ", f);
-    quote(f, abs_scn);
-    for (int i = 0; i < c->n_overrides; i++) {
-        fputc(' ', f);
-        quote(f, c->overrides[i]);
-    }
-    if (c->zip)
-        fputs(" --zip", f);
-    fputs(" --results ", f);
-    quote(f, abs_dir);
-    fprintf(f, " --point %s", point_arg);
-}
-
-static int emit(const sweep_spec *s, const cli *c)
-{
-    char err[1024], abs_scn[PATH_MAX], abs_dir[PATH_MAX], dir[PATH_MAX];
-    if (c->results)
-        snprintf(dir, sizeof dir, "%s", c->results);
-    else if (c->emit_slurm)
-        snprintf(dir, sizeof dir, "%s", c->emit_slurm);
-    else
-        snprintf(dir, sizeof dir, "%s.results", c->emit_jobs);
-    if (!realpath(c->scenario, abs_scn)) {
-        fprintf(stderr, "%s: cannot open: %s\n", c->scenario, strerror(errno));
-        return EXIT_USAGE;
-    }
-    if (mkdir_p(dir, err, sizeof err) != 0 || !realpath(dir, abs_dir)) {
-        fprintf(stderr, "nicsim: %s\n", err);
-        return EXIT_RUN_FAILED;
-    }
-    /* the spec, as merge and the points will read it */
-    sweep_spec abs = *s;
-    if (strlen(abs_scn) >= sizeof abs.scenario) {
-        fprintf(stderr, "nicsim: %s: path too long\n", abs_scn);
-        return EXIT_USAGE;
-    }
-    memcpy(abs.scenario, abs_scn, strlen(abs_scn) + 1);
-    cJSON *j = sweep_spec_json(&abs);
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/sweep.json", abs_dir);
-    int rc = report_write_json(path, j, err, sizeof err);
-    cJSON_Delete(j);
-    if (rc != 0) {
-        fprintf(stderr, "nicsim: %s\n", err);
-        return EXIT_RUN_FAILED;
-    }
-    char tmp[PATH_MAX + 64];
-    if (c->emit_jobs) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", c->emit_jobs);
-        FILE *f = fopen(tmp, "w");
-        for (long i = 0; f && i < s->npts; i++) {
-            char n[32];
-            snprintf(n, sizeof n, "%ld", i + 1);
-            point_command(f, c, abs_scn, abs_dir, n);
-            fputc('\n', f);
-        }
-        if (!f || fclose(f) != 0 || rename(tmp, c->emit_jobs) != 0) {
-            fprintf(stderr, "nicsim: %s: cannot write: %s\n", c->emit_jobs, strerror(errno));
-            unlink(tmp);
-            return EXIT_RUN_FAILED;
-        }
-        fprintf(stderr, "nicsim: %ld commands in %s (results into %s): run them with\n"
-                        "  parallel -j N < %s      (or --sshloginfile FILE for other machines)\n"
-                        "then: nicsim merge %s [--csv F] [--json F] [--plot F.svg]\n",
-                s->npts, c->emit_jobs, abs_dir, c->emit_jobs, abs_dir);
-    }
-    if (c->emit_slurm) {
-        snprintf(path, sizeof path, "%s/sweep.sbatch", abs_dir);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *f = fopen(tmp, "w");
-        if (f) {
-            fprintf(f, "#!/bin/bash\n# nicsim sweep of %s: %ld points, one per array task;\n"
-                       "# results into this folder.  Submit: sbatch %s ; then: nicsim merge %s\n",
-                    abs_scn, s->npts, path, abs_dir);
-            fprintf(f, "#SBATCH --job-name=nicsim-sweep\n#SBATCH --array=1-%ld\n#SBATCH --cpus-per-task=1\n"
-                       "#SBATCH --output=%s/slurm-%%A_%%a.out\nset -eu\n: \"${SLURM_ARRAY_TASK_ID:?set by Slurm (or by hand: 1..%ld)}\"\n",
-                    s->npts, abs_dir, s->npts);
-            point_command(f, c, abs_scn, abs_dir, "\"$SLURM_ARRAY_TASK_ID\"");
-            fputc('\n', f);
-        }
-        if (!f || fclose(f) != 0 || rename(tmp, path) != 0 || chmod(path, 0755) != 0) {
-            fprintf(stderr, "nicsim: %s: cannot write: %s\n", path, strerror(errno));
-            unlink(tmp);
-            return EXIT_RUN_FAILED;
-        }
-        fprintf(stderr, "nicsim: %s: a job array of %ld points; sbatch it, then: nicsim merge %s\n", path,
-                s->npts, abs_dir);
-    }
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return 1;
+    char host[256] = "?";
+    gethostname(host, sizeof host - 1);
+    fprintf(stderr, "nicsim: results folder %s not found on host %s: the points write their results there, so it "
+                    "must be at the same path on every host that runs them (a shared filesystem)\n", dir, host);
     return 0;
 }
-
-/* ---- the commands ---- */
 
 int cmd_sweep(const cli *c)
 {
     sweep_spec s;
     char err[1024];
+    if (sweep_emit_check_options(c) != 0)
+        return EXIT_USAGE;
     if (sweep_spec_parse(&s, c->scenario, c->overrides, c->n_overrides, c->zip, err, sizeof err) != 0) {
         fprintf(stderr, "nicsim sweep: %s\n", err);
         sweep_spec_free(&s);
@@ -356,13 +239,15 @@ int cmd_sweep(const cli *c)
     }
     int rc;
     if (c->emit_jobs || c->emit_slurm) {
-        rc = emit(&s, c);
+        rc = sweep_emit(&s, c);
     } else if (c->point) {
         if (!c->results) {
             fprintf(stderr, "nicsim sweep: --point needs --results DIR (where its result goes)\n");
             rc = EXIT_USAGE;
         } else if (c->point < 1 || c->point > s.npts) {
             fprintf(stderr, "nicsim sweep: --point %ld: the sweep has points 1..%ld\n", c->point, s.npts);
+            rc = EXIT_USAGE;
+        } else if (!results_folder_here(c->results)) {
             rc = EXIT_USAGE;
         } else {
             cJSON *pt = sweep_point_run(&s, c->point - 1, &rc);
@@ -375,7 +260,7 @@ int cmd_sweep(const cli *c)
     } else {
         char tmpdir[] = "/tmp/nicsim_sweep_XXXXXX";
         const char *dir = c->results;
-        if (dir ? mkdir_p(dir, err, sizeof err) != 0 : !mkdtemp(tmpdir)) {
+        if (dir ? cli_mkdir_p(dir, err, sizeof err) != 0 : !mkdtemp(tmpdir)) {
             fprintf(stderr, "nicsim: %s\n", dir ? err : "cannot make a temporary folder");
             sweep_spec_free(&s);
             return EXIT_RUN_FAILED;
@@ -423,10 +308,14 @@ int cmd_merge(const cli *c)
         char p[PATH_MAX];
         sweep_point_path(c->scenario, i, p, sizeof p);
         pts[i] = report_read_json(p);
-        if (!pts[i])
-            pts[i] = sweep_point_failed(&s, i, -1, "no result in the results folder (the job did not run or crashed)");
+        if (!pts[i]) {
+            char why[PATH_MAX + 256];
+            sweep_emit_missing_reason(c->scenario, i, why, sizeof why);
+            pts[i] = sweep_point_failed(&s, i, -1, why);
+        }
     }
     int rc = finish(&s, pts, c);
+    sweep_emit_rerun_hint(&s, pts, c->scenario);
     for (long i = 0; i < s.npts; i++)
         cJSON_Delete(pts[i]);
     free(pts);

@@ -17,7 +17,9 @@
  *   CliSweep     sweep table, CSV and JSON; a bad point (the others finish, exit 1,
  *                marked failed); ranges, -j 2 = -j 1, --zip; --emit-jobs run by GNU
  *                parallel and merged = the -j 1 CSV (20 points), the plot; the Slurm
- *                script (bash -n, two tasks by hand, merge)
+ *                script (bash -n, partition and time, two tasks by hand, merge and its
+ *                rerun line); a host without the binary or the results folder; the
+ *                Slurm options refused
  *   CliErrors    every user error: exit status 2, file:line message, no output
  *   CliKeys      `nicsim keys` lists every section the example scenario uses
  *   HwCli        nicsim-hw (nicsim-hw beside nicsim): --help, usage errors (exit 2),
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1946,14 +1949,17 @@ static void test_sweep_emit_jobs_parallel_merge(void)
     free(plot);
 }
 
-/* The Slurm script: valid bash; two array tasks run by hand write their
- * points; merge then reports the other 18 missing (exit 1). */
+/* The Slurm script: valid bash, with the partition and time limit asked
+ * for; two array tasks run by hand write their points; merge then reports
+ * the other 18 missing (exit 1) and prints the sbatch line for them.
+ * (testbench/cluster/slurm.sh submits such a script to a real Slurm.) */
 static void test_sweep_slurm_script(void)
 {
     const char *dir = make_tmpdir();
     char *sd = path_in(dir, "slurm");
     proc p;
-    RUN(&p, "sweep", SCENARIO, "pktgen.size=64..1280:64", "pktgen.count=1000", "--emit-slurm", sd);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64..1280:64", "pktgen.count=1000", "--emit-slurm", sd,
+        "--slurm-partition", "batch", "--slurm-time", "1:00:00");
     require_ok(&p);
     proc_free(&p);
     char script[PATH_MAX + 32];
@@ -1961,6 +1967,8 @@ static void test_sweep_slurm_script(void)
     char *text = slurp(script, NULL);
     CHECK(text && strstr(text, "#SBATCH --array=1-20") && strstr(text, "--point \"$SLURM_ARRAY_TASK_ID\""),
           "%s:\n%s", script, text ? text : "");
+    CHECK(text && strstr(text, "\n#SBATCH --partition=batch\n") && strstr(text, "\n#SBATCH --time=1:00:00\n"),
+          "%s: no --partition=batch or --time=1:00:00 line:\n%s", script, text ? text : "");
     free(text);
     char *check[] = { "-n", script, NULL };
     run_bin_argv(&p, "/bin/bash", NULL, check);
@@ -1979,8 +1987,79 @@ static void test_sweep_slurm_script(void)
     }
     RUN(&p, "merge", sd);
     CHECK(p.status == 1 && strstr(p.err, "18 of 20 points failed"), "%s: exit %d:\n%s", p.cmd, p.status, p.err);
+    char rerun[PATH_MAX + 64];
+    snprintf(rerun, sizeof rerun, "\n  sbatch --array=3-20 %s\n", script);
+    CHECK(strstr(p.err, rerun) != NULL, "%s: no '%s' line:\n%s", p.cmd, rerun + 3, p.err);
     CHECK(strstr(p.out, "\n64 ") && strstr(p.out, "1488.095"), "%s: point 1 missing from the table:\n%s", p.cmd,
           p.out);
+    proc_free(&p);
+}
+
+/* What a host without the checkout or the results folder sees, and the
+ * Slurm options refused: an emitted command whose binary is not there
+ * exits 127 naming the binary and the host; --point without its results
+ * folder exits 2 naming the folder and the host (before running); merge
+ * then names the parallel line that reruns the points; --slurm-time
+ * without --emit-slurm or not a Slurm time limit: exit 2, nothing
+ * written.  (testbench/cluster/parallel_ssh.sh runs the same over ssh.) */
+static void test_sweep_emit_host_checks(void)
+{
+    const char *dir = make_tmpdir();
+    struct utsname u;
+    REQUIRE(uname(&u) == 0, "uname: %s", strerror(errno));
+    /* a copy of the binary emits the jobs, then disappears */
+    char *co = path_in(dir, "co"), bin[PATH_MAX + 16];
+    snprintf(bin, sizeof bin, "%s/nicsim", co);
+    REQUIRE(mkdir(co, 0755) == 0, "%s: %s", co, strerror(errno));
+    size_t n;
+    char *bytes = slurp(nicsim_bin(), &n);
+    FILE *f = fopen(bin, "wb");
+    REQUIRE(bytes && f && fwrite(bytes, 1, n, f) == n && fclose(f) == 0 && chmod(bin, 0755) == 0,
+            "%s: cannot copy the binary there", bin);
+    free(bytes);
+    char *jobs = path_in(dir, "jobs"), *res = path_in(dir, "res");
+    proc p;
+    char *emit[] = { "sweep", (char *)scenario_abs(), "pktgen.size=64,128", "pktgen.count=1000", "--emit-jobs", jobs,
+                     "--results", res, NULL };
+    run_bin_argv(&p, bin, NULL, emit);
+    require_ok(&p);
+    proc_free(&p);
+    REQUIRE(unlink(bin) == 0, "%s: %s", bin, strerror(errno));
+    char shell[PATH_MAX + 96];
+    snprintf(shell, sizeof shell, "sed -n 1p '%s' | sh; echo \"status=$?\" >&2", jobs);
+    char *sh[] = { "-c", shell, NULL };
+    run_bin_argv(&p, "/bin/sh", dir, sh);
+    char msg[PATH_MAX + 512];
+    snprintf(msg, sizeof msg, "nicsim: %s not found on host %s: the checkout must be at the same path on every host "
+             "(or on a shared filesystem)\nstatus=127\n", bin, u.nodename);
+    CHECK(strstr(p.err, msg) != NULL, "%s: expected '%s', got:\n%s", p.cmd, msg, p.err);
+    proc_free(&p);
+    RUN(&p, "merge", res);
+    snprintf(msg, sizeof msg, "\n  sed -n '1,2p' %s | parallel -j N", jobs);
+    CHECK(p.status == 1 && strstr(p.err, "2 of 2 points failed") && strstr(p.err, msg),
+          "%s: exit %d, expected 1 and '%s':\n%s", p.cmd, p.status, msg + 3, p.err);
+    proc_free(&p);
+
+    char *none = path_in(dir, "none");
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64", "pktgen.count=1000", "--results", none, "--point", "1");
+    snprintf(msg, sizeof msg, "nicsim: results folder %s not found on host %s: the points write their results "
+             "there", none, u.nodename);
+    CHECK(p.status == 2 && strstr(p.err, msg) && !exists(none), "%s: exit %d, expected 2 and '%s':\n%s", p.cmd,
+          p.status, msg, p.err);
+    proc_free(&p);
+
+    char *sd = path_in(dir, "slurm");
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64", "--slurm-time", "10");
+    CHECK(p.status == 2 && strstr(p.err, "--slurm-time goes with --emit-slurm DIR"), "%s: exit %d:\n%s", p.cmd,
+          p.status, p.err);
+    proc_free(&p);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64", "--emit-slurm", sd, "--slurm-time", "1:2:3:4");
+    CHECK(p.status == 2 && strstr(p.err, "--slurm-time: expected a Slurm time limit") && !exists(sd),
+          "%s: exit %d (and %s %s):\n%s", p.cmd, p.status, sd, exists(sd) ? "written" : "not written", p.err);
+    proc_free(&p);
+    RUN(&p, "sweep", SCENARIO, "pktgen.size=64", "--emit-slurm", sd, "--slurm-partition", "a b");
+    CHECK(p.status == 2 && strstr(p.err, "--slurm-partition: expected a partition name") && !exists(sd),
+          "%s: exit %d:\n%s", p.cmd, p.status, p.err);
     proc_free(&p);
 }
 
@@ -2129,6 +2208,7 @@ static void register_suites(void)
         { "RangesParallelZip", test_sweep_ranges_parallel_zip },
         { "EmitJobsParallelMerge", test_sweep_emit_jobs_parallel_merge },
         { "SlurmScript", test_sweep_slurm_script },
+        { "EmitHostChecks", test_sweep_emit_host_checks },
     };
     static const test_def errs[] = {
         { "UnknownSection", test_err_unknown_section },
