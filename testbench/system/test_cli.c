@@ -1202,9 +1202,11 @@ static void test_validate_ixgbe_json_rows(void)
             CHECK(tol == (at_wire ? 3 : 8), "%s: sweep row %d: tolerance %g%%", json_path, i, tol);
         }
         const cJSON *lim = cJSON_GetObjectItemCaseSensitive(r, "limit");
-        CHECK(cJSON_IsString(lim) && (!strcmp(lim->valuestring, "wire") || !strcmp(lim->valuestring, "cpu") ||
-                                      !strcmp(lim->valuestring, "nic")),
-              "%s: row %d: limit is not wire, cpu or nic", json_path, i);
+        static const char *const limits[] = { "wire", "bus", "cpu", "rx-ring", "offered", "tx-ring", "none" };
+        int known = 0;
+        for (size_t k = 0; cJSON_IsString(lim) && k < sizeof limits / sizeof limits[0]; k++)
+            known |= !strcmp(lim->valuestring, limits[k]);
+        CHECK(known, "%s: row %d: limit is not one of the run's (docs/reports.md)", json_path, i);
         double ref = jnum(r, "reference", json_path), sim = jnum(r, "simulated", json_path);
         double want = 100.0 * (sim - ref) / ref;
         CHECK(fabs(jnum(r, "error_pct", json_path) - want) < 1e-9, "%s: row %d: error_pct is not (sim-ref)/ref",
@@ -1263,9 +1265,12 @@ static void test_sink_receives(void)
     cJSON *j = load_json(json_path);
     double sunk = jnum(j, "ports/0/sink_packets", json_path), offered = jnum(j, "ports/0/offered", json_path);
     /* MPC counts frames dropped; RNBC counts arrivals that found no
-     * descriptor, and a frame may be counted there and then missed */
+     * descriptor, and a frame may be counted there and then missed.  At the
+     * end a few frames may still wait in the NIC's packet buffer for
+     * descriptors the driver re-posted but holds behind the tail (fewer than
+     * its 16 per RDT write): counted nowhere yet. */
     double missed = jnum(j, "ports/0/rx_missed", json_path), nobuf = jnum(j, "ports/0/rx_no_buffers", json_path);
-    CHECK(offered == 30000 && sunk < offered && sunk + missed <= offered && offered <= sunk + missed + nobuf,
+    CHECK(offered == 30000 && sunk < offered && sunk + missed <= offered && offered <= sunk + missed + nobuf + 15,
           "line rate: %.0f received, %.0f missed, %.0f without a buffer, %.0f offered", sunk, missed, nobuf,
           offered);
     CHECK(sunk == jnum(j, "ports/0/rx_packets", json_path), "line rate: the sink got %.0f, GPRC says %.0f", sunk,
@@ -2068,9 +2073,13 @@ static void test_sweep_emit_host_checks(void)
 #define L3FWD_SCENARIO "testbench/scenarios/l3fwd.ini"
 
 /* nicsim l3fwd: the five patterns in the table and the JSON rows, rates
- * above zero, diff_pct = (multi - scalar) / scalar, the multi path writing
- * fewer tails per packet where destinations repeat and as many where they
- * alternate (4STREAMSX1), and the same JSON from a second run. */
+ * above zero, diff_pct = (multi - scalar) / scalar, and the per-packet
+ * counts the code facts imply: both paths send TX buffers of 32 with one
+ * tx burst and one tail write, RX re-posts 32 descriptors per RDT write
+ * (about 1/32 each, a little more for the drain's partial buffers at the
+ * end); the multi path looks up four at a time exactly when the group is
+ * all IPv4 (rows 0, 3, 4), never with IPv6 in the pattern (rows 1, 2); the
+ * scalar path never; the same JSON from a second run. */
 static void test_l3fwd_table_and_json(void)
 {
     const char *dir = make_tmpdir();
@@ -2083,7 +2092,8 @@ static void test_l3fwd_table_and_json(void)
                                              "IPV4-4STREAMSX1", "IPV4-4STREAMSX8" };
         for (int i = 0; i < 5; i++)
             CHECK(strstr(p.out, names[i]) != NULL, "%s: the table has no row %s:\n%s", p.cmd, names[i], p.out);
-        CHECK(strstr(p.out, "scalar Mpps") && strstr(p.out, "multi Mpps") && strstr(p.out, "tail writes"),
+        CHECK(strstr(p.out, "scalar Mpps") && strstr(p.out, "multi Mpps") && strstr(p.out, "TDT writes") &&
+              strstr(p.out, "RDT writes") && strstr(p.out, "lookups x4") && strstr(p.out, "limit"),
               "%s: table headings missing:\n%s", p.cmd, p.out);
         proc_free(&p);
     }
@@ -2100,15 +2110,21 @@ static void test_l3fwd_table_and_json(void)
         double d = jnum(j, path, json[0]);
         CHECK(s > 0 && m > 0, "row %d: rates %.0f and %.0f", i, s, m);
         CHECK(fabs(d - 100 * (m - s) / s) < 1e-9, "row %d: diff_pct %.3f for %.0f -> %.0f", i, d, s, m);
-        snprintf(path, sizeof path, "rows/%d/multi/tail_writes_per_packet", i);
-        double tm = jnum(j, path, json[0]);
-        snprintf(path, sizeof path, "rows/%d/scalar/tail_writes_per_packet", i);
-        double ts = jnum(j, path, json[0]);
-        CHECK(ts == 1, "row %d: scalar writes %.3f tails per packet", i, ts);
-        if (i == 3)
-            CHECK(tm > 0.9, "4STREAMSX1: multi writes %.3f tails per packet (destinations alternate)", tm);
-        else
-            CHECK(tm < 0.3, "row %d: multi writes %.3f tails per packet", i, tm);
+        static const char *const paths[2] = { "scalar", "multi" };
+        for (int k = 0; k < 2; k++) {
+            static const char *const per[3] = { "tx_bursts", "tdt_writes", "rdt_writes" };
+            for (int c = 0; c < 3; c++) {
+                snprintf(path, sizeof path, "rows/%d/%s/%s_per_packet", i, paths[k], per[c]);
+                double v = jnum(j, path, json[0]);
+                CHECK(v >= 1.0 / 32 - 1e-3 && v <= 1.0 / 32 + 0.01, "row %d %s: %.4f %s per packet, expected about "
+                      "1/32", i, paths[k], v, per[c]);
+            }
+            snprintf(path, sizeof path, "rows/%d/%s/lookups_x4_share", i, paths[k]);
+            double x4 = jnum(j, path, json[0]);
+            double want = k == 1 && (i == 0 || i == 3 || i == 4) ? 1 : 0;
+            CHECK(fabs(x4 - want) < 0.01, "row %d %s: %.3f of the lookups four at a time, expected %.0f", i,
+                  paths[k], x4, want);
+        }
     }
     CHECK(jnum(j, "rows/1/scalar/lookup_entry_reads_per_packet", json[0]) == 4, "IPv6 /48: 4 entry reads");
     CHECK(jnum(j, "rows/0/scalar/lookup_entry_reads_per_packet", json[0]) == 1, "IPv4 /24: 1 entry read");
