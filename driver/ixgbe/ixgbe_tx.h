@@ -9,7 +9,10 @@
  *     (after plat_wmb) only
  *     when the caller says no more packets follow (more == 0) or when after
  *     this packet a maximal frame would no longer fit, so queued
- *     descriptors never strand behind the tail while the caller waits;
+ *     descriptors never strand behind the tail while the caller waits; or
+ *     never, when the caller writes the tail itself after its batch
+ *     (IXGBE_XMIT_CALLER_TAIL, then ixgbe_tx_tail: ixy's tx_batch, one TDT
+ *     write per call whether or not it queued anything);
  *   - RS also goes on the newest packet before every tail write: a packet
  *     is reclaimed only when a later-or-same RS descriptor is reported, so
  *     every packet handed to the NIC is followed by an RS;
@@ -141,8 +144,16 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
 void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
                         void *arg);
 
+/* `more` for ixgbe_xmit when the caller writes TDT itself once its batch
+ * is queued (ixgbe_tx_tail): xmit then writes none, not even when the ring
+ * is nearly full, as ixy's tx_batch queues its packets and writes the tail
+ * once after the loop. */
+#define IXGBE_XMIT_CALLER_TAIL 2
+
 /* Queue one frame of len bytes (without FCS) at bus address buf_bus_addr.
- * more != 0: another packet follows at once, the tail write may wait.
+ * more == 0: the tail is written now; more == 1: another packet follows at
+ * once, the tail write may wait (but goes out when the ring is nearly
+ * full); more == IXGBE_XMIT_CALLER_TAIL: the caller writes it.
  * Returns 0, IXGBE_ERR_BUSY (-1: fewer than descriptors + 2 free; nothing
  * written) or IXGBE_ERR_PARAM (len 0 or above max_frame_len). */
 int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *cookie,
@@ -157,12 +168,22 @@ unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cooki
  * newest packet if it has none). */
 void ixgbe_tx_flush(struct ixgbe_txq *q);
 
+/* Write TDT = next_to_use now, whether or not anything was queued since the
+ * last write: ixy's tx_batch ends every call with one tail write, even one
+ * that queued nothing (the NIC is handed nothing new by an unchanged
+ * value).  RS goes on the newest packet beyond the old tail first if it
+ * has none, as in ixgbe_tx_flush. */
+void ixgbe_tx_tail(struct ixgbe_txq *q);
+
 /* Descriptors free for xmit (one always stays empty: head == tail means an
  * empty ring to the NIC). */
 unsigned ixgbe_tx_free_descs(const struct ixgbe_txq *q);
 
 /* Descriptors a frame of len bytes takes. */
 unsigned ixgbe_tx_descs_for(const struct ixgbe_txq *q, uint32_t len);
+
+/* 1 when ixgbe_xmit would take a frame of len bytes now (not IXGBE_ERR_BUSY). */
+int ixgbe_tx_room(const struct ixgbe_txq *q, uint32_t len);
 
 /* Descriptors queued and not yet reclaimed. */
 unsigned ixgbe_tx_in_use(const struct ixgbe_txq *q);
