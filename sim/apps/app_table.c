@@ -5,9 +5,10 @@
 #include "app_router.h"
 #include "app_sink.h"
 #include "app_l3fwd.h"
+#include "app_fwd.h"
 #include <string.h>
 
-static const app *const apps[] = { &app_pktgen, &app_router, &app_sink, &app_l3fwd };
+static const app *const apps[] = { &app_pktgen, &app_router, &app_sink, &app_l3fwd, &app_fwd };
 
 const app *app_find(const char *name)
 {

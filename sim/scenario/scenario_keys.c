@@ -7,7 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
-    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), or the poll-mode forwarder of [l3fwd] (82599s)" },
+    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd|fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), the poll-mode forwarder of [l3fwd] (82599s), or the ixy-style forwarder of [fwd] (two 82599 ports)" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "4",       NULL, "NIC cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1, ...), each on its own PCI-X segment or PCIe link" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
@@ -65,6 +65,10 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "cost_l3fwd_rx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one rx burst call of l3fwd (the PMD's call and loop set-up)" },
     { "cpu",    "cost_l3fwd_tx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one tx burst call of l3fwd (the PMD's call and loop set-up)" },
     { "cpu",    "cost_l3fwd_group", SCN_DOUBLE, "20",        "0",    "1000000", NULL, "named cost, cycles: l3fwd multi-buffer: one group's vector work (gather, port compare)" },
+    { "cpu",    "cost_fwd_rx_batch", SCN_DOUBLE, "65",       "0",    "1000000", NULL, "named cost, cycles: fwd: a forward() call with an rx batch that receives nothing (ixy's instructions, docs/fwd.md)" },
+    { "cpu",    "cost_fwd_rx_pkt",  SCN_DOUBLE, "35",        "0",    "1000000", NULL, "named cost, cycles: fwd: a frame of the rx loop (ixy's instructions besides the modelled memory accesses)" },
+    { "cpu",    "cost_fwd_tx_batch", SCN_DOUBLE, "80",       "0",    "1000000", NULL, "named cost, cycles: fwd: a forward() that received frames: the RDT path, the tx batch call and its reclaim check" },
+    { "cpu",    "cost_fwd_tx_pkt",  SCN_DOUBLE, "27",        "0",    "1000000", NULL, "named cost, cycles: fwd: a frame queued for TX and its reclaim (ixy's instructions besides the modelled memory accesses)" },
 
     { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
     { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
@@ -116,6 +120,9 @@ const scenario_key nicsim_keys[] = {
     { "l3fwd",  "tx_free_thresh",   SCN_UINT,   "32",        "1",    "4096",    NULL, "reclaim TX descriptors when fewer are free" },
     { "l3fwd",  "pattern",          SCN_ENUM,   "ipv4-cont-burst", NULL, NULL,  "ipv4-cont-burst|ipv6-cont-burst|ipv4-ipv6-cont-burst|ipv4-4streamsx1|ipv4-4streamsx8", "what each input port's link partner sends ([gen] gives size, rate, count): cont-burst: all to one output port (port i to port i xor 1), IPv4, IPv6 or both one by one; 4streamsxN: N packets to port 0, N to port 1, ... port 3, repeated" },
     { "l3fwd",  "drain_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
+    { "fwd",    "batch",            SCN_UINT,   "32",        "1",    "256",     NULL, "frames per rx batch (ixy-fwd's BATCH_SIZE); a tx batch sends what one rx batch received" },
+    { "fwd",    "cards",            SCN_UINT,   "2",         "1",    "2",       NULL, "1: both ports on one dual-port 82599 (eth0, eth1: two functions behind one PCIe link); 2: port 0 of two cards (eth0, eth2), each on its own link; system.cards must be the same" },
+    { "fwd",    "drain_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
     { "sink",   "port",             SCN_UINT,   "0",         "0",    "3",       NULL, "the port the link partner sends to; its own CPU receives (82546: e1000 core, 82599: ixgbe core)" },
     { "sink",   "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per round" },
     { "sink",   "touch",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "read each frame's first 64 bytes (the stack's header read)" },
