@@ -21,9 +21,17 @@ int rx_ring_init(struct rx_ring *r, struct plat_dev *pd, const struct rx_ring_fm
         r->pool = pool;
         return 0;
     }
+    int ixy = cfg->buf_layout == PKTBUF_LAYOUT_IXY;
+    /* ixy's metadata is the 64-byte header: a touch beyond it would be data */
+    if (cfg->buf_layout > PKTBUF_LAYOUT_IXY ||
+        (ixy && (cfg->meta_alloc_touch > PKTBUF_IXY_HEADER || cfg->meta_free_touch > PKTBUF_IXY_HEADER)))
+        return -1;
     if (pktbuf_pool_init(&r->own_pool, pd, cfg->copybreak, cfg->pool_max) != 0)
         return -1;
     r->pool = &r->own_pool;
+    r->own_pool.layout = cfg->buf_layout;
+    if (ixy)
+        r->own_pool.alloc_touch = r->own_pool.free_touch = PKTBUF_IXY_HEADER;
     if (cfg->meta_alloc_touch)
         r->own_pool.alloc_touch = cfg->meta_alloc_touch;
     if (cfg->meta_free_touch)

@@ -69,6 +69,7 @@ void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
 {
     ixgbe_rx_default_opts(o);
     RX_POLL_OPTIONS(sc, o);
+    o->buf_layout = !strcmp(scenario_str(sc, "driver", "buf_layout"), "ixy") ? PKTBUF_LAYOUT_IXY : PKTBUF_LAYOUT_SKB;
 }
 
 void driver_options_e1000_port(const scenario *sc, void *opts)

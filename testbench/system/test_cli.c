@@ -2021,11 +2021,10 @@ static void test_l3fwd_refusals(void)
 #define FWD_SCENARIO "testbench/scenarios/ixy-fwd.ini"
 
 /* ixy-fwd.ini briefly, on two cards (eth0, eth2) and on one dual-port card
- * (eth0, eth1): both ports receive and send, every frame sent on one port
- * is one the app received on the other (none lost in between: received =
- * sent on the other port + freed for a full ring), every frame the NIC
- * took is one the app received; and a second run gives the same JSON and
- * the same report. */
+ * (eth0, eth1): both ports receive and send; every frame the NIC took on
+ * one port the app either queued on the other or freed for a full ring;
+ * what it queued went to the wire but for a last few; and a second run
+ * gives the same JSON and the same report. */
 static void test_fwd_forwards_both_ways(void)
 {
     static const struct { const char *cards; int port[2]; } cases[] = {
@@ -2066,8 +2065,14 @@ static void test_fwd_forwards_both_ways(void)
             CHECK(offered == 2000, "cards=%s eth%d: offered %.0f", cases[c].cards, in, offered);
             CHECK(gprc > 1000, "cards=%s eth%d: only %.0f frames received", cases[c].cards, in, gprc);
             CHECK(wire_out > 1000, "cards=%s eth%d: only %.0f frames sent", cases[c].cards, out, wire_out);
-            CHECK(wire_out == sent_out, "cards=%s eth%d: %.0f frames on the wire, the app queued %.0f",
-                  cases[c].cards, out, wire_out, sent_out);
+            /* the last few queued frames may stay in the ring when the
+             * traffic stops: fewer than HTHRESH (8) wait in host memory, so
+             * no prefetch, while up to WTHRESH - 1 sent ones still wait for
+             * their write-back, so no fetch into an empty cache either
+             * (docs/rtl.md, "82599 TX descriptor residency") */
+            CHECK(wire_out <= sent_out && sent_out - wire_out < 8,
+                  "cards=%s eth%d: %.0f frames on the wire, the app queued %.0f", cases[c].cards, out, wire_out,
+                  sent_out);
             CHECK(sent_out + freed_in == gprc, "cards=%s: eth%d received %.0f, eth%d sent %.0f, %.0f freed",
                   cases[c].cards, in, gprc, out, sent_out, freed_in);
         }

@@ -1,7 +1,7 @@
 /* Unit tests of driver/apps/fwd.c (the ixy-style forwarder) on two fake
  * 82599 ports of one host, with the queues set up as ixy's rules say
  * (RDT once per poll, no rmb after DD, RS on every descriptor, reclaim in
- * whole batches of 32): one RDT write per rx batch that received anything
+ * whole batches of 32, ixy's buffer layout): one RDT write per rx batch that received anything
  * and none for an empty one; one TDT write per tx batch, also when the
  * ring took nothing; RS on every descriptor; reclaim of whole batches of
  * 32 by one DD read; frames received on one port leave the other, both
@@ -43,6 +43,7 @@ static void up(unsigned batch, unsigned ring, enum fake_nic_mode mode)
         ro.copybreak = 0;
         ro.tail_per_poll = 1;
         ro.skip_rmb = 1;
+        ro.buf_layout = PKTBUF_LAYOUT_IXY;      /* headers right in front of the data */
         CU_ASSERT_EQUAL_FATAL(ixgbe_rxq_setup(&rxq[p], &dev[p], 0, &ro, NULL), 0);
         struct ixgbe_tx_opts to;
         ixgbe_tx_default_opts(&to);
