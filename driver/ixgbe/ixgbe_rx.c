@@ -33,7 +33,8 @@ static int opts_valid(const struct ixgbe_rx_opts *o)
             * descriptors wait behind RDT; a larger batch would never go out */
            o->rdt_batch >= 1 && o->rdt_batch <= r - 1 &&
            o->prefetch_next_desc <= 1 && o->prefetch_cur_hdr <= 1 &&
-           o->prefetch_next_hdr <= 1 && o->drop_en <= 1 && o->buf_layout <= PKTBUF_LAYOUT_IXY &&
+           o->prefetch_next_hdr <= 1 && o->drop_en <= 1 && o->info_bytes <= IXGBE_INFO_BYTES_MAX &&
+           o->buf_layout <= PKTBUF_LAYOUT_IXY &&
            (o->buf_layout != PKTBUF_LAYOUT_IXY ||
             (o->meta_alloc_touch <= PKTBUF_IXY_HEADER && o->meta_free_touch <= PKTBUF_IXY_HEADER));
 }
@@ -87,7 +88,7 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
         .prefetch_next_desc = o->prefetch_next_desc, .prefetch_cur_hdr = o->prefetch_cur_hdr,
         .prefetch_next_hdr = o->prefetch_next_hdr, .pool_max = o->pool_max,
         .meta_alloc_touch = o->meta_alloc_touch, .meta_free_touch = o->meta_free_touch,
-        .buf_layout = o->buf_layout,
+        .buf_layout = o->buf_layout, .info_bytes = o->info_bytes,
     };
     if (rx_ring_init(&q->rx, pd, &ixgbe_rx_fmt, &cfg, pool) != 0)
         return IXGBE_ERR_PARAM;

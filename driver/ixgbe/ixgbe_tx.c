@@ -68,7 +68,8 @@ static int opts_valid(const struct ixgbe_tx_opts *o)
            (!o->rs_by_index || (o->rs_every <= r && r % o->rs_every == 0)) &&
            (!o->clean_batch || (o->clean_batch < r && o->rs_every == 1 && !o->rs_by_index)) &&
            o->max_desc_bytes >= 16 && o->max_desc_bytes <= IXGBE_ADVTXD_MAX_DTALEN &&
-           o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX;
+           o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX &&
+           o->info_bytes <= IXGBE_INFO_BYTES_MAX;
 }
 
 static void free_soft(struct ixgbe_txq *q)
@@ -96,7 +97,8 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
         return IXGBE_ERR_PARAM;         /* a maximal frame could never be queued */
 
     q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);
-    q->info = buffer_info_alloc(pd, q->count, IXGBE_TX_BUFFER_INFO_BYTES);
+    q->info_bytes = o->info_bytes ? o->info_bytes : IXGBE_TX_BUFFER_INFO_BYTES;
+    q->info = buffer_info_alloc(pd, q->count, q->info_bytes);
     if (o->head_wb)
         q->head_wb = plat_dma_alloc(pd, HEAD_WB_BYTES, HEAD_WB_BYTES, &q->head_wb_bus);
     q->slot = calloc(q->count, sizeof *q->slot);
@@ -205,7 +207,7 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
             cmd |= IXGBE_TXD_CMD_EOP | (rs ? IXGBE_TXD_CMD_RS : 0);
         plat_mem_write64(q->pd, &q->ring[i].buffer_addr, buf_bus_addr + off);
         plat_mem_write64(q->pd, &q->ring[i].cmd_type_len, qw1(chunk, cmd, paylen));
-        buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+        buffer_info_touch(q->pd, q->info, q->info_bytes, i, 1);
         q->slot[i] = (struct ixgbe_tx_slot){
             .cookie = last ? cookie : NULL,
             .len = (uint16_t)chunk,
@@ -274,7 +276,7 @@ static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie
     struct ixgbe_tx_slot *s = &q->slot[i];
     int eop = (s->flags & IXGBE_TX_SLOT_EOP) != 0;
     /* ixgbe_clean_tx_irq: read skb and dma of the tx_buffer, clear it */
-    buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+    buffer_info_touch(q->pd, q->info, q->info_bytes, i, 1);
     if (eop && done)
         done(arg, s->cookie);
     memset(s, 0, sizeof *s);

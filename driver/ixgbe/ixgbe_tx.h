@@ -66,6 +66,9 @@ struct ixgbe_tx_opts {
     uint32_t max_desc_bytes;  /* bytes per data descriptor, 16..65535 (DTALEN is 16
                                  bits, B2); default 16384 (Linux ixgbe.h's
                                  IXGBE_MAX_DATA_PER_TXD, not in nic-facts) */
+    uint32_t info_bytes;      /* bytes of the per-descriptor bookkeeping entry, 0..256;
+                                 0 = IXGBE_TX_BUFFER_INFO_BYTES (Linux's struct); ixy keeps
+                                 an 8-byte pointer (virtual_addresses) */
     uint32_t max_frame_len;   /* largest frame xmit accepts (without FCS); sizes the
                                  "nearly full" tail-write threshold; default 1514 */
     uint64_t enable_timeout_ns; /* bound on the TXDCTL.ENABLE read-back poll (and the
@@ -111,6 +114,7 @@ struct ixgbe_txq {
     uint64_t head_wb_bus;
     struct ixgbe_tx_slot *slot;       /* ring_size entries */
     void *info;                       /* struct ixgbe_tx_buffer stand-ins (modelled memory) */
+    uint32_t info_bytes;              /* bytes of one */
     uint32_t *rs_fifo;                /* indices of RS descriptors not yet reclaimed */
     uint32_t rs_head, rs_count;
     uint32_t count;                   /* ring_size */

@@ -99,6 +99,8 @@ struct rx_ring_cfg {
     uint32_t meta_free_touch;  /* a free touches; 0 = the pool's skb-sized defaults
                                   (ixy's 64-byte header with PKTBUF_LAYOUT_IXY) */
     uint8_t buf_layout;        /* own pool only: enum pktbuf_layout of its buffers */
+    uint32_t info_bytes;       /* bytes of a bookkeeping entry; 0 = the format's (the
+                                  Linux struct's); ixy keeps a pointer per descriptor */
 };
 
 struct rx_ring_stats {
@@ -142,6 +144,7 @@ struct rx_ring {
     struct pktbuf **slot;         /* per descriptor: the buffer posted or kept, or NULL */
     void *info;                   /* per-descriptor bookkeeping (modelled memory) */
     uint32_t count;               /* descriptors */
+    uint32_t info_bytes;          /* bytes of a bookkeeping entry */
     uint32_t tail_reg, fcs, copybreak, rdt_batch;       /* as in struct rx_ring_cfg */
     uint8_t tail_per_poll, skip_rmb;
     uint8_t prefetch_next_desc, prefetch_cur_hdr, prefetch_next_hdr;

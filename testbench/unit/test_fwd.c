@@ -44,6 +44,7 @@ static void up(unsigned batch, unsigned ring, enum fake_nic_mode mode)
         ro.tail_per_poll = 1;
         ro.skip_rmb = 1;
         ro.buf_layout = PKTBUF_LAYOUT_IXY;      /* headers right in front of the data */
+        ro.info_bytes = 8;                      /* a pointer per descriptor */
         CU_ASSERT_EQUAL_FATAL(ixgbe_rxq_setup(&rxq[p], &dev[p], 0, &ro, NULL), 0);
         struct ixgbe_tx_opts to;
         ixgbe_tx_default_opts(&to);
@@ -54,6 +55,7 @@ static void up(unsigned batch, unsigned ring, enum fake_nic_mode mode)
         to.rs_every = 1;
         to.clean_batch = 32;
         to.skip_rmb = 1;
+        to.info_bytes = 8;
         CU_ASSERT_EQUAL_FATAL(ixgbe_txq_setup(&txq[p], &dev[p], 0, &to), 0);
         d[p]->nic_mode = mode;
         ports[p] = (struct fwd_port){ .pd = d[p], .rxq = &rxq[p], .txq = &txq[p] };

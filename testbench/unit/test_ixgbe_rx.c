@@ -1007,13 +1007,15 @@ static void test_buffer_metadata_touches(void)
 /* ixy's buffer layout: 2048-byte entries back to back, the data 64 bytes
  * into each (64-byte aligned, 1984 bytes), the metadata the 64-byte header
  * in front of it; its touches default to that header and may not exceed
- * it; frames still arrive whole. */
+ * it; frames still arrive whole.  And ixy's bookkeeping: a pointer per
+ * descriptor (info_bytes 8). */
 static void test_ixy_buffer_layout(void)
 {
     struct ixgbe_rx_opts o;
     ixgbe_rx_default_opts(&o);
     o.copybreak = 0;
     o.buf_layout = PKTBUF_LAYOUT_IXY;
+    o.info_bytes = 8;
     CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
     uint64_t lo = ~0ull;
     for (unsigned i = 0; i < 511; i++) {
@@ -1036,6 +1038,11 @@ static void test_ixy_buffer_layout(void)
     hold = 1;
     inject(1514, 7);
     CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
+    /* the bookkeeping entry of descriptor 0 (8 bytes: info_bytes) was read */
+    long t = fake_find(d, FAKE_TOUCH, 0, 0);
+    CU_ASSERT_FATAL(t >= 0);
+    CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)q.rx.info);
+    CU_ASSERT_EQUAL(d->log[t].val, 8);
     CU_ASSERT_EQUAL_FATAL(nseen, 1);
     CU_ASSERT_EQUAL(seen[0].pkt.len, 1514);
     CU_ASSERT(memcmp(seen[0].pkt.data, make_frame(1514, 7), 1514) == 0);

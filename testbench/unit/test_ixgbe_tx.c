@@ -304,6 +304,22 @@ static void test_descriptor_contents(void)
     CU_ASSERT_EQUAL(d->log[t].reg, 1);
     take_down();
 
+    /* ixy's bookkeeping: a pointer per descriptor */
+    struct ixgbe_tx_opts io;
+    ixgbe_tx_default_opts(&io);
+    io.info_bytes = 8;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&io), 0);
+    for (unsigned k = 0; k < 2; k++)
+        CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, NULL, 0), 0);
+    t = fake_find(d, FAKE_TOUCH, 0, 1);
+    CU_ASSERT_FATAL(t >= 0);
+    CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)q.info + 8);
+    CU_ASSERT_EQUAL(d->log[t].val, 8);
+    take_down();
+    io.info_bytes = IXGBE_INFO_BYTES_MAX + 1;
+    CU_ASSERT_EQUAL(bring_up(&io), IXGBE_ERR_PARAM);
+    take_down();
+
     /* a full-size frame without RS (rs_every 2, more follows) */
     struct ixgbe_tx_opts o;
     ixgbe_tx_default_opts(&o);
