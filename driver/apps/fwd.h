@@ -27,8 +27,9 @@
  *                   and an rx_batch call that receives nothing
  *   "fwd_rx_pkt"    a received frame in the rx loop
  *   "fwd_tx_batch"  a forward() that received something: the RDT path,
- *                   the tx_batch call and its reclaim check
- *   "fwd_tx_pkt"    a frame queued for TX, and its later reclaim */
+ *                   the tx_batch call and a reclaim check that fails
+ *   "fwd_tx_pkt"    a frame queued for TX, its later reclaim and its share
+ *                   of the reclaim check that succeeds (1/32 of it) */
 #ifndef NICSIM_FWD_H
 #define NICSIM_FWD_H
 #include <stdint.h>
