@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "kernel/sched.h"
 
-enum { CPU_MAX_NAMED = 16 };
+enum { CPU_MAX_NAMED = 24 };
 
 typedef enum cpu_cat {
     CPU_CAT_WORK,        /* named costs: the app's and stack's own work */

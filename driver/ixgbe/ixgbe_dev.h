@@ -128,5 +128,6 @@ void *ixgbe_ring_alloc(struct plat_dev *pd, uint32_t descs, size_t *ring_bytes,
  * not from nic-facts). */
 #define IXGBE_TX_BUFFER_INFO_BYTES 48u
 #define IXGBE_RX_BUFFER_INFO_BYTES 32u
+#define IXGBE_INFO_BYTES_MAX 256u   /* the most a queue's info_bytes option takes */
 
 #endif

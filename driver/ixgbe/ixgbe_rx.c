@@ -4,10 +4,13 @@
 
 /* The 2048-byte pool buffers are what SRRCTL.BSIZEPKT = 2 (1 KB units)
  * tells the NIC, and their bus addresses (PKTBUF_HEADROOM = 18 into an
- * aligned object) are even, as bit 0 of a packet address must be (it lies
- * under DD, nic-facts F9). */
+ * aligned object, or PKTBUF_IXY_HEADER into an ixy entry) are even, as bit
+ * 0 of a packet address must be (it lies under DD, nic-facts F9).  An ixy
+ * entry holds 64 bytes less than BSIZEPKT says, as in ixy (its comment:
+ * fine for frames up to 1518 bytes); the poll drops a longer frame as a
+ * length error rather than let it run into the next entry's header. */
 _Static_assert(IXGBE_RX_BUF_SIZE % 1024u == 0, "BSIZEPKT counts whole KB");
-_Static_assert(PKTBUF_HEADROOM % 2u == 0, "packet buffer addresses must be even");
+_Static_assert(PKTBUF_HEADROOM % 2u == 0 && PKTBUF_IXY_HEADER % 2u == 0, "packet buffer addresses must be even");
 
 void ixgbe_rx_default_opts(struct ixgbe_rx_opts *o)
 {
@@ -31,7 +34,10 @@ static int opts_valid(const struct ixgbe_rx_opts *o)
            o->rdt_batch >= 1 && o->rdt_batch <= r - 1 &&
            o->prefetch_next_desc <= 1 && o->prefetch_cur_hdr <= 1 &&
            o->prefetch_next_hdr <= 1 && o->drop_en <= 1 && o->pthresh <= IXGBE_TXDCTL_THRESH_MAX &&
-           o->hthresh <= IXGBE_TXDCTL_THRESH_MAX && o->wthresh <= IXGBE_TXDCTL_THRESH_MAX;
+           o->hthresh <= IXGBE_TXDCTL_THRESH_MAX && o->wthresh <= IXGBE_TXDCTL_THRESH_MAX &&
+           o->info_bytes <= IXGBE_INFO_BYTES_MAX && o->buf_layout <= PKTBUF_LAYOUT_IXY &&
+           (o->buf_layout != PKTBUF_LAYOUT_IXY ||
+            (o->meta_alloc_touch <= PKTBUF_IXY_HEADER && o->meta_free_touch <= PKTBUF_IXY_HEADER));
 }
 
 /* The advanced one-buffer descriptor (B2) as ixy and Linux's ixgbe use it. */
@@ -83,6 +89,7 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
         .prefetch_next_desc = o->prefetch_next_desc, .prefetch_cur_hdr = o->prefetch_cur_hdr,
         .prefetch_next_hdr = o->prefetch_next_hdr, .pool_max = o->pool_max,
         .meta_alloc_touch = o->meta_alloc_touch, .meta_free_touch = o->meta_free_touch,
+        .buf_layout = o->buf_layout, .info_bytes = o->info_bytes,
     };
     if (rx_ring_init(&q->rx, pd, &ixgbe_rx_fmt, &cfg, pool) != 0)
         return IXGBE_ERR_PARAM;

@@ -64,6 +64,12 @@ struct ixgbe_rx_opts {
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
     uint32_t meta_free_touch;  /* a free touches, <= PKTBUF_META_BYTES; 0 = the pool's
                                   skb-sized defaults (pktbuf.h) */
+    uint32_t info_bytes;       /* bytes of the per-descriptor bookkeeping entry, 0..256;
+                                  0 = IXGBE_RX_BUFFER_INFO_BYTES (Linux's struct); ixy
+                                  keeps an 8-byte pointer (virtual_addresses) */
+    uint8_t buf_layout;        /* own pool only: enum pktbuf_layout; PKTBUF_LAYOUT_IXY
+                                  (ixy's pkt_buf entries) needs touches <= 64, the header;
+                                  default PKTBUF_LAYOUT_SKB */
     uint64_t enable_timeout_ns; /* bound on the RXDCTL.ENABLE read-back poll (and the
                                    disable at teardown); default 10 ms */
 };

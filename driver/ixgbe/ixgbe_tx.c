@@ -42,6 +42,11 @@ unsigned ixgbe_tx_free_descs(const struct ixgbe_txq *q)
     return q->count - 1 - q->used;
 }
 
+int ixgbe_tx_room(const struct ixgbe_txq *q, uint32_t len)
+{
+    return ixgbe_tx_free_descs(q) >= ixgbe_tx_descs_for(q, len) + TX_SLACK;
+}
+
 unsigned ixgbe_tx_in_use(const struct ixgbe_txq *q)
 {
     return q->used;
@@ -63,7 +68,8 @@ static int opts_valid(const struct ixgbe_tx_opts *o)
            (!o->rs_by_index || (o->rs_every <= r && r % o->rs_every == 0)) &&
            (!o->clean_batch || (o->clean_batch < r && o->rs_every == 1 && !o->rs_by_index)) &&
            o->max_desc_bytes >= 16 && o->max_desc_bytes <= IXGBE_ADVTXD_MAX_DTALEN &&
-           o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX;
+           o->max_frame_len >= 1 && o->max_frame_len <= IXGBE_ADVTXD_PAYLEN_MAX &&
+           o->info_bytes <= IXGBE_INFO_BYTES_MAX;
 }
 
 static void free_soft(struct ixgbe_txq *q)
@@ -91,7 +97,8 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
         return IXGBE_ERR_PARAM;         /* a maximal frame could never be queued */
 
     q->ring = ixgbe_ring_alloc(pd, q->count, &q->ring_bytes, &q->ring_bus);
-    q->info = buffer_info_alloc(pd, q->count, IXGBE_TX_BUFFER_INFO_BYTES);
+    q->info_bytes = o->info_bytes ? o->info_bytes : IXGBE_TX_BUFFER_INFO_BYTES;
+    q->info = buffer_info_alloc(pd, q->count, q->info_bytes);
     if (o->head_wb)
         q->head_wb = plat_dma_alloc(pd, HEAD_WB_BYTES, HEAD_WB_BYTES, &q->head_wb_bus);
     q->slot = calloc(q->count, sizeof *q->slot);
@@ -172,18 +179,18 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
 {
     if (len == 0 || len > q->opts.max_frame_len)
         return IXGBE_ERR_PARAM;
-    unsigned n = ixgbe_tx_descs_for(q, len);
-    unsigned free_descs = ixgbe_tx_free_descs(q);
-    if (free_descs < n + TX_SLACK) {
+    if (!ixgbe_tx_room(q, len)) {
         q->stats.busy++;
         return IXGBE_ERR_BUSY;
     }
+    unsigned n = ixgbe_tx_descs_for(q, len);
+    unsigned free_descs = ixgbe_tx_free_descs(q);
 
     /* Tail now if nothing follows, or if after this packet a maximal one
      * would no longer fit: the caller then stops, so nothing may stay
      * behind TDT. */
     int nearly_full = free_descs - n < q->stop_descs;
-    int write_tail = !more || nearly_full;
+    int write_tail = more != IXGBE_XMIT_CALLER_TAIL && (!more || nearly_full);
     int rs = rs_due(q, n, write_tail);
 
     uint32_t i = q->next_to_use, off = 0, left = len, max = q->opts.max_desc_bytes;
@@ -200,7 +207,7 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
             cmd |= IXGBE_TXD_CMD_EOP | (rs ? IXGBE_TXD_CMD_RS : 0);
         plat_mem_write64(q->pd, &q->ring[i].buffer_addr, buf_bus_addr + off);
         plat_mem_write64(q->pd, &q->ring[i].cmd_type_len, qw1(chunk, cmd, paylen));
-        buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+        buffer_info_touch(q->pd, q->info, q->info_bytes, i, 1);
         q->slot[i] = (struct ixgbe_tx_slot){
             .cookie = last ? cookie : NULL,
             .len = (uint16_t)chunk,
@@ -223,21 +230,22 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
         q->since_rs++;
 
     if (write_tail) {
-        if (more)
+        if (more)                       /* only 1 gets here: nearly full */
             q->stats.tdt_forced++;
         tail_write(q);
     }
     return 0;
 }
 
-void ixgbe_tx_flush(struct ixgbe_txq *q)
+/* Before a tail write that hands over packets: the newest one, still ours
+ * (beyond TDT), gets RS if it has none, so that it and the packets before
+ * it will be reported. */
+static void rs_on_newest(struct ixgbe_txq *q)
 {
     if (q->next_to_use == q->tail)
         return;
     struct ixgbe_tx_slot *s = &q->slot[q->last_eop];
     if (!(s->flags & IXGBE_TX_SLOT_RS) && !q->opts.rs_by_index) {
-        /* The newest packet is still ours (beyond TDT): add RS so that it,
-         * and the packets before it, will be reported. */
         uint8_t cmd = IXGBE_TXD_CMD_DEXT | IXGBE_TXD_CMD_IFCS | IXGBE_TXD_CMD_EOP |
                       IXGBE_TXD_CMD_RS;
         plat_mem_write64(q->pd, &q->ring[q->last_eop].cmd_type_len,
@@ -245,6 +253,19 @@ void ixgbe_tx_flush(struct ixgbe_txq *q)
         s->flags |= IXGBE_TX_SLOT_RS;
         rs_push(q, q->last_eop);
     }
+}
+
+void ixgbe_tx_flush(struct ixgbe_txq *q)
+{
+    if (q->next_to_use == q->tail)
+        return;
+    rs_on_newest(q);
+    tail_write(q);
+}
+
+void ixgbe_tx_tail(struct ixgbe_txq *q)
+{
+    rs_on_newest(q);
     tail_write(q);
 }
 
@@ -255,7 +276,7 @@ static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie
     struct ixgbe_tx_slot *s = &q->slot[i];
     int eop = (s->flags & IXGBE_TX_SLOT_EOP) != 0;
     /* ixgbe_clean_tx_irq: read skb and dma of the tx_buffer, clear it */
-    buffer_info_touch(q->pd, q->info, IXGBE_TX_BUFFER_INFO_BYTES, i, 1);
+    buffer_info_touch(q->pd, q->info, q->info_bytes, i, 1);
     if (eop && done)
         done(arg, s->cookie);
     memset(s, 0, sizeof *s);

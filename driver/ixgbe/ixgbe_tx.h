@@ -9,7 +9,10 @@
  *     (after plat_wmb) only
  *     when the caller says no more packets follow (more == 0) or when after
  *     this packet a maximal frame would no longer fit, so queued
- *     descriptors never strand behind the tail while the caller waits;
+ *     descriptors never strand behind the tail while the caller waits; or
+ *     never, when the caller writes the tail itself after its batch
+ *     (IXGBE_XMIT_CALLER_TAIL, then ixgbe_tx_tail: ixy's tx_batch, one TDT
+ *     write per call whether or not it queued anything);
  *   - RS also goes on the newest packet before every tail write: a packet
  *     is reclaimed only when a later-or-same RS descriptor is reported, so
  *     every packet handed to the NIC is followed by an RS;
@@ -63,6 +66,9 @@ struct ixgbe_tx_opts {
     uint32_t max_desc_bytes;  /* bytes per data descriptor, 16..65535 (DTALEN is 16
                                  bits, B2); default 16384 (Linux ixgbe.h's
                                  IXGBE_MAX_DATA_PER_TXD, not in nic-facts) */
+    uint32_t info_bytes;      /* bytes of the per-descriptor bookkeeping entry, 0..256;
+                                 0 = IXGBE_TX_BUFFER_INFO_BYTES (Linux's struct); ixy keeps
+                                 an 8-byte pointer (virtual_addresses) */
     uint32_t max_frame_len;   /* largest frame xmit accepts (without FCS); sizes the
                                  "nearly full" tail-write threshold; default 1514 */
     uint64_t enable_timeout_ns; /* bound on the TXDCTL.ENABLE read-back poll (and the
@@ -108,6 +114,7 @@ struct ixgbe_txq {
     uint64_t head_wb_bus;
     struct ixgbe_tx_slot *slot;       /* ring_size entries */
     void *info;                       /* struct ixgbe_tx_buffer stand-ins (modelled memory) */
+    uint32_t info_bytes;              /* bytes of one */
     uint32_t *rs_fifo;                /* indices of RS descriptors not yet reclaimed */
     uint32_t rs_head, rs_count;
     uint32_t count;                   /* ring_size */
@@ -141,8 +148,16 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
 void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
                         void *arg);
 
+/* `more` for ixgbe_xmit when the caller writes TDT itself once its batch
+ * is queued (ixgbe_tx_tail): xmit then writes none, not even when the ring
+ * is nearly full, as ixy's tx_batch queues its packets and writes the tail
+ * once after the loop. */
+#define IXGBE_XMIT_CALLER_TAIL 2
+
 /* Queue one frame of len bytes (without FCS) at bus address buf_bus_addr.
- * more != 0: another packet follows at once, the tail write may wait.
+ * more == 0: the tail is written now; more == 1: another packet follows at
+ * once, the tail write may wait (but goes out when the ring is nearly
+ * full); more == IXGBE_XMIT_CALLER_TAIL: the caller writes it.
  * Returns 0, IXGBE_ERR_BUSY (-1: fewer than descriptors + 2 free; nothing
  * written) or IXGBE_ERR_PARAM (len 0 or above max_frame_len). */
 int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *cookie,
@@ -157,12 +172,22 @@ unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cooki
  * newest packet if it has none). */
 void ixgbe_tx_flush(struct ixgbe_txq *q);
 
+/* Write TDT = next_to_use now, whether or not anything was queued since the
+ * last write: ixy's tx_batch ends every call with one tail write, even one
+ * that queued nothing (the NIC is handed nothing new by an unchanged
+ * value).  RS goes on the newest packet beyond the old tail first if it
+ * has none, as in ixgbe_tx_flush. */
+void ixgbe_tx_tail(struct ixgbe_txq *q);
+
 /* Descriptors free for xmit (one always stays empty: head == tail means an
  * empty ring to the NIC). */
 unsigned ixgbe_tx_free_descs(const struct ixgbe_txq *q);
 
 /* Descriptors a frame of len bytes takes. */
 unsigned ixgbe_tx_descs_for(const struct ixgbe_txq *q, uint32_t len);
+
+/* 1 when ixgbe_xmit would take a frame of len bytes now (not IXGBE_ERR_BUSY). */
+int ixgbe_tx_room(const struct ixgbe_txq *q, uint32_t len);
 
 /* Descriptors queued and not yet reclaimed. */
 unsigned ixgbe_tx_in_use(const struct ixgbe_txq *q);

@@ -50,15 +50,17 @@ static int grow(struct pktbuf_pool *p, int small)
         if (n > p->max_bufs - p->nbufs)
             n = p->max_bufs - p->nbufs;
     }
-    uint32_t size = small ? p->small_size : PKTBUF_SIZE;
-    uint32_t stride = 64;       /* the kmalloc object: a power of two, aligned to itself */
-    while (stride < size + PKTBUF_HEADROOM)
+    int ixy = !small && p->layout == PKTBUF_LAYOUT_IXY;
+    uint32_t size = small ? p->small_size : ixy ? PKTBUF_IXY_ENTRY - PKTBUF_IXY_HEADER : PKTBUF_SIZE;
+    /* the kmalloc object: a power of two, aligned to itself; or ixy's entry */
+    uint32_t stride = ixy ? PKTBUF_IXY_ENTRY : 64, headroom = ixy ? PKTBUF_IXY_HEADER : PKTBUF_HEADROOM;
+    while (stride < size + headroom)
         stride <<= 1;
-    uint64_t data_bus, meta_bus;
+    uint64_t data_bus, meta_bus = 0;
     uint8_t *data = plat_dma_alloc(p->pd, (size_t)n * stride, stride < 4096 ? 4096 : stride,
                                    &data_bus);
-    uint8_t *meta = data ? plat_dma_alloc(p->pd, (size_t)n * PKTBUF_META_BYTES, 64,
-                                          &meta_bus) : NULL;
+    /* ixy's metadata is each entry's header: no array of its own */
+    uint8_t *meta = !data || ixy ? data : plat_dma_alloc(p->pd, (size_t)n * PKTBUF_META_BYTES, 64, &meta_bus);
     struct pktbuf_chunk *c = calloc(1, sizeof *c);
     struct pktbuf *bufs = calloc(n, sizeof *bufs);
     if (!data || !meta || !c || !bufs) {
@@ -75,9 +77,9 @@ static int grow(struct pktbuf_pool *p, int small)
     /* Lowest addresses first off the free list. */
     for (uint32_t i = n; i-- > 0;) {
         struct pktbuf *b = &bufs[i];
-        b->data = data + (size_t)i * stride + PKTBUF_HEADROOM;
-        b->bus = data_bus + (uint64_t)i * stride + PKTBUF_HEADROOM;
-        b->meta = meta + (size_t)i * PKTBUF_META_BYTES;
+        b->data = data + (size_t)i * stride + headroom;
+        b->bus = data_bus + (uint64_t)i * stride + headroom;
+        b->meta = ixy ? data + (size_t)i * stride : meta + (size_t)i * PKTBUF_META_BYTES;
         b->size = size;
         b->small = (uint8_t)small;
         b->pool = p;

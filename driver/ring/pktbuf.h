@@ -27,7 +27,15 @@
  * PKTBUF_HEADROOM bytes into it.  So a 64-byte frame covers bytes 18..81
  * of its object: two cache lines, of which the stack reads only the first.
  * Objects aligned to their size never cross a 64 KB boundary (82546 errata
- * 23 applies to RX buffers too). */
+ * 23 applies to RX buffers too).
+ *
+ * A pool may lay its 2048-byte buffers out as ixy's mempool does instead
+ * (PKTBUF_LAYOUT_IXY, ixy's src/memory.h: struct pkt_buf): entries of
+ * PKTBUF_IXY_ENTRY bytes back to back, each a 64-byte header (physical
+ * address, pool, index, size: the buffer's metadata here) followed by the
+ * data, 64-byte aligned.  A 64-byte frame then fills exactly one line, the
+ * header is the line before it, and the headers of all buffers lie 2048
+ * bytes apart (on few cache sets), as in ixy. */
 #ifndef NICSIM_PKTBUF_H
 #define NICSIM_PKTBUF_H
 #include <stdint.h>
@@ -43,6 +51,18 @@
 #define PKTBUF_CHUNK        64u    /* buffers added per pool growth */
 #define PKTBUF_NET_IP_ALIGN 2u     /* Linux: IP header 4-byte aligned after 14 bytes */
 #define PKTBUF_HEADROOM     (16u + PKTBUF_NET_IP_ALIGN)  /* NET_SKB_PAD (2.6.14) + NET_IP_ALIGN */
+#define PKTBUF_IXY_ENTRY    2048u  /* ixy: PKT_BUF_ENTRY_SIZE */
+#define PKTBUF_IXY_HEADER   64u    /* ixy: sizeof(struct pkt_buf), the data's offset */
+
+/* Where a pool's 2048-byte buffers and their metadata sit (small buffers
+ * always as the skb layout). */
+enum pktbuf_layout {
+    PKTBUF_LAYOUT_SKB = 0,      /* Linux's: data PKTBUF_HEADROOM into a kmalloc object, the
+                                   metadata (PKTBUF_META_BYTES) in an array of its own */
+    PKTBUF_LAYOUT_IXY = 1,      /* ixy's mempool entries: the metadata is the 64-byte header
+                                   in front of the data; PKTBUF_IXY_ENTRY - PKTBUF_IXY_HEADER
+                                   bytes of data */
+};
 
 struct pktbuf_pool;
 
@@ -50,7 +70,8 @@ struct pktbuf {
     void *data;                 /* data area (modelled memory): PKTBUF_HEADROOM bytes
                                    into an object aligned to its power-of-two size */
     uint64_t bus;               /* its bus address */
-    void *meta;                 /* metadata area (modelled memory) */
+    void *meta;                 /* metadata area (modelled memory): PKTBUF_META_BYTES, or
+                                   PKTBUF_IXY_HEADER in front of data (PKTBUF_LAYOUT_IXY) */
     uint32_t size;              /* bytes in the data area */
     uint8_t small;              /* 1 = a small (copybreak) buffer */
     uint8_t in_use;             /* 1 = handed out by alloc, 0 = on the free list */
@@ -81,6 +102,10 @@ struct pktbuf_pool {
      * owner sets others (a DPDK mbuf's: docs/l3fwd.md); at most
      * PKTBUF_META_BYTES */
     uint32_t alloc_touch, free_touch;
+    /* enum pktbuf_layout of the 2048-byte buffers: PKTBUF_LAYOUT_SKB unless
+     * the owner sets another before the first allocation; with
+     * PKTBUF_LAYOUT_IXY the touches stay within the 64-byte header */
+    uint8_t layout;
     plat_cost c_alloc, c_alloc_small, c_free;
     struct pktbuf_pool_stats stats;
 };

@@ -16,14 +16,23 @@ int rx_ring_init(struct rx_ring *r, struct plat_dev *pd, const struct rx_ring_fm
         .tail_per_poll = cfg->tail_per_poll, .skip_rmb = cfg->skip_rmb,
         .prefetch_next_desc = cfg->prefetch_next_desc, .prefetch_cur_hdr = cfg->prefetch_cur_hdr,
         .prefetch_next_hdr = cfg->prefetch_next_hdr,
+        .info_bytes = cfg->info_bytes ? cfg->info_bytes : fmt->info_bytes,
     };
     if (pool) {
         r->pool = pool;
         return 0;
     }
+    int ixy = cfg->buf_layout == PKTBUF_LAYOUT_IXY;
+    /* ixy's metadata is the 64-byte header: a touch beyond it would be data */
+    if (cfg->buf_layout > PKTBUF_LAYOUT_IXY ||
+        (ixy && (cfg->meta_alloc_touch > PKTBUF_IXY_HEADER || cfg->meta_free_touch > PKTBUF_IXY_HEADER)))
+        return -1;
     if (pktbuf_pool_init(&r->own_pool, pd, cfg->copybreak, cfg->pool_max) != 0)
         return -1;
     r->pool = &r->own_pool;
+    r->own_pool.layout = cfg->buf_layout;
+    if (ixy)
+        r->own_pool.alloc_touch = r->own_pool.free_touch = PKTBUF_IXY_HEADER;
     if (cfg->meta_alloc_touch)
         r->own_pool.alloc_touch = cfg->meta_alloc_touch;
     if (cfg->meta_free_touch)
@@ -34,7 +43,7 @@ int rx_ring_init(struct rx_ring *r, struct plat_dev *pd, const struct rx_ring_fm
 int rx_ring_alloc(struct rx_ring *r, void *desc)
 {
     r->desc = desc;
-    r->info = buffer_info_alloc(r->pd, r->count, r->fmt->info_bytes);
+    r->info = buffer_info_alloc(r->pd, r->count, r->info_bytes);
     r->slot = calloc(r->count, sizeof *r->slot);
     return desc && r->info && r->slot ? 0 : -1;
 }
@@ -76,7 +85,7 @@ static unsigned refill(struct rx_ring *r, int batch_writes)
             }
             r->slot[i] = b;
         }
-        buffer_info_touch(r->pd, r->info, r->fmt->info_bytes, i, 1);     /* skb, dma */
+        buffer_info_touch(r->pd, r->info, r->info_bytes, i, 1);     /* skb, dma */
         /* The address even for a buffer the slot kept: a write-back may
          * have overwritten it (82599). */
         plat_mem_write64(r->pd, &r->desc[i].qw0, b->bus);
@@ -166,7 +175,7 @@ unsigned rx_ring_poll(struct rx_ring *r, unsigned budget, rx_ring_deliver_fn *de
         r->next_to_clean = next;
         r->posted--;
         /* skb, dma to unmap; skb = NULL */
-        buffer_info_touch(pd, r->info, f->info_bytes, i, 1);
+        buffer_info_touch(pd, r->info, r->info_bytes, i, 1);
         if (r->prefetch_cur_hdr)                        /* #2 */
             prefetch(r, b->data);
         if (r->prefetch_next_desc)                      /* #1 */

@@ -96,7 +96,11 @@ struct rx_ring_cfg {
     uint8_t prefetch_next_hdr;  /* #5 */
     uint32_t pool_max;         /* own pool only: buffers at most (0 = no limit) */
     uint32_t meta_alloc_touch; /* own pool only: metadata bytes an allocation writes and */
-    uint32_t meta_free_touch;  /* a free touches; 0 = the pool's skb-sized defaults */
+    uint32_t meta_free_touch;  /* a free touches; 0 = the pool's skb-sized defaults
+                                  (ixy's 64-byte header with PKTBUF_LAYOUT_IXY) */
+    uint8_t buf_layout;        /* own pool only: enum pktbuf_layout of its buffers */
+    uint32_t info_bytes;       /* bytes of a bookkeeping entry; 0 = the format's (the
+                                  Linux struct's); ixy keeps a pointer per descriptor */
 };
 
 struct rx_ring_stats {
@@ -140,6 +144,7 @@ struct rx_ring {
     struct pktbuf **slot;         /* per descriptor: the buffer posted or kept, or NULL */
     void *info;                   /* per-descriptor bookkeeping (modelled memory) */
     uint32_t count;               /* descriptors */
+    uint32_t info_bytes;          /* bytes of a bookkeeping entry */
     uint32_t tail_reg, fcs, copybreak, rdt_batch;       /* as in struct rx_ring_cfg */
     uint8_t tail_per_poll, skip_rmb;
     uint8_t prefetch_next_desc, prefetch_cur_hdr, prefetch_next_hdr;
@@ -157,7 +162,8 @@ struct rx_ring {
 /* The queue's settings and its buffer pool: pool may be NULL (the ring
  * makes its own, sized for cfg->copybreak) or a pool shared with other
  * queues of the same CPU (its small_size must hold copybreak bytes).
- * fmt must outlive the ring.  Returns 0, or -1 (the pool does not fit). */
+ * fmt must outlive the ring.  Returns 0, or -1 (the pool does not fit, or
+ * a metadata touch beyond the 64-byte header of PKTBUF_LAYOUT_IXY). */
 int rx_ring_init(struct rx_ring *r, struct plat_dev *pd, const struct rx_ring_fmt *fmt,
                  const struct rx_ring_cfg *cfg, struct pktbuf_pool *pool);
 

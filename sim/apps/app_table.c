@@ -5,9 +5,10 @@
 #include "app_router.h"
 #include "app_sink.h"
 #include "app_l3fwd.h"
+#include "app_fwd.h"
 #include <string.h>
 
-static const app *const apps[] = { &app_pktgen, &app_router, &app_sink, &app_l3fwd };
+static const app *const apps[] = { &app_pktgen, &app_router, &app_sink, &app_l3fwd, &app_fwd };
 
 const app *app_find(const char *name)
 {
@@ -26,10 +27,11 @@ int app_check(const app *a, const scenario *sc, const struct nic_port_core *core
               size_t n)
 {
     if (a->core && a->core != core) {
-        char models[100];
+        char models[100], where[300];
         nic_personality_models_of(a->core, models, sizeof models);
-        snprintf(err, n, "nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core)", a->name,
-                 a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
+        scenario_where(sc, "nic", "model", where, sizeof where);
+        snprintf(err, n, "%s: nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core)", where,
+                 a->name, a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
         return -1;
     }
     return a->check ? a->check(sc, nports, err, n) : 0;

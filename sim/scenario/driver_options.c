@@ -63,6 +63,7 @@ void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct i
     t->rs_by_index = !strcmp(scenario_str(sc, "driver", "tx_rs"), "index");
     t->clean_batch = (uint32_t)scenario_uint(sc, "driver", "tx_clean_batch");
     t->skip_rmb = !scenario_bool(sc, "driver", "dd_rmb");
+    t->info_bytes = (uint32_t)scenario_uint(sc, "driver", "ring_info_bytes");
 }
 
 void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
@@ -72,6 +73,8 @@ void driver_options_ixgbe_rx(const scenario *sc, struct ixgbe_rx_opts *o)
     o->pthresh = (uint8_t)scenario_uint(sc, "driver", "rx_pthresh");
     o->hthresh = (uint8_t)scenario_uint(sc, "driver", "rx_hthresh");
     o->wthresh = (uint8_t)scenario_uint(sc, "driver", "rx_wthresh");
+    o->buf_layout = !strcmp(scenario_str(sc, "driver", "buf_layout"), "ixy") ? PKTBUF_LAYOUT_IXY : PKTBUF_LAYOUT_SKB;
+    o->info_bytes = (uint32_t)scenario_uint(sc, "driver", "ring_info_bytes");
 }
 
 void driver_options_e1000_port(const scenario *sc, void *opts)

@@ -65,6 +65,18 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
         snprintf(err, n, "%s: driver.tx_clean_batch: expected 0 unless RS is on every packet (driver.rs_every = 1, driver.tx_rs = packets)", w);
         return -1;
     }
+    if (!strcmp(scenario_str(sc, "driver", "buf_layout"), "ixy")) {
+        /* ixy's metadata is the 64-byte header in front of the data */
+        static const char *const touch[] = { "buf_alloc_touch", "buf_free_touch" };
+        for (int i = 0; i < 2; i++)
+            if (scenario_uint(sc, "driver", touch[i]) > 64) {
+                where(sc, n_ov, ov, "driver", touch[i], w, sizeof w);
+                snprintf(err, n, "%s: driver.%s: expected at most 64 with driver.buf_layout = ixy (the buffer's "
+                         "64-byte header), got '%llu'", w, touch[i],
+                         (unsigned long long)scenario_uint(sc, "driver", touch[i]));
+                return -1;
+            }
+    }
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
         where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
         snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);

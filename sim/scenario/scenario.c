@@ -18,9 +18,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/* scn_val.line of a value a command-line override set. */
+#define LINE_OVERRIDE (-1)
+
 typedef struct scn_val {
     char *text; /* the value as written (defaults and overrides too) */
-    int line;   /* file line that set it; 0 = default or override   */
+    int line;   /* file line that set it; 0 = default, LINE_OVERRIDE */
     union {
         int64_t i;
         uint64_t u;
@@ -562,7 +565,7 @@ static int apply_override(scenario *sc, const char *ov, char *err, size_t errlen
         *dot = '\0';
         char *sec = trim(copy), *key = trim(dot + 1), *val = trim(eq + 1);
         i = lookup(sc, sec, key, msg, sizeof msg);
-        if (i >= 0 && store(sc, i, val, 0, msg, sizeof msg))
+        if (i >= 0 && store(sc, i, val, LINE_OVERRIDE, msg, sizeof msg))
             i = -1;
     }
     free(copy);
@@ -679,7 +682,23 @@ int scenario_line(const scenario *s, const char *section, const char *key)
         fprintf(stderr, "scenario: [%s] %s is not in the schema\n", section, key);
         abort();
     }
-    return s->v[i].line;
+    return s->v[i].line > 0 ? s->v[i].line : 0;
+}
+
+void scenario_where(const scenario *s, const char *section, const char *key, char *out, size_t n)
+{
+    long i = find_key(s->schema, s->n, section, key);
+    if (i < 0) {
+        fprintf(stderr, "scenario: [%s] %s is not in the schema\n", section, key);
+        abort();
+    }
+    const scn_val *v = &s->v[i];
+    if (v->line == LINE_OVERRIDE)
+        snprintf(out, n, "command line: '%s.%s=%s'", section, key, v->text);
+    else if (v->line > 0)
+        snprintf(out, n, "%s:%d", s->path, v->line);
+    else
+        snprintf(out, n, "%s (default)", s->path ? s->path : "scenario");
 }
 
 const char *scenario_path(const scenario *s)

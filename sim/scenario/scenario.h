@@ -85,6 +85,11 @@ const char *scenario_str(const scenario *s, const char *section, const char *key
  * Lets later semantic checks (e.g. "ring must be a multiple of 8") point at
  * the line too. */
 int scenario_line(const scenario *s, const char *section, const char *key);
+/* Where the key got its value, for an error message: "PATH:LINE", a
+ * command-line override as "command line: 'section.key=value'", or
+ * "PATH (default)".  Lets a check made long after loading (an app's) point
+ * at what to change. */
+void scenario_where(const scenario *s, const char *section, const char *key, char *out, size_t n);
 /* The file path given to scenario_load, or NULL. */
 const char *scenario_path(const scenario *s);
 

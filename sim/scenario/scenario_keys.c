@@ -7,7 +7,7 @@
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
-    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), or the poll-mode forwarder of [l3fwd] (82599s)" },
+    { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd|fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), the poll-mode forwarder of [l3fwd] (82599s), or the ixy-style forwarder of [fwd] (two 82599 ports)" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "4",       NULL, "NIC cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1, ...), each on its own PCI-X segment or PCIe link" },
     { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
 
@@ -66,12 +66,18 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "cost_l3fwd_rx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one rx burst call of l3fwd (the PMD's call and loop set-up)" },
     { "cpu",    "cost_l3fwd_tx_burst", SCN_DOUBLE, "40",     "0",    "1000000", NULL, "named cost, cycles: one tx burst call of l3fwd (the PMD's call and loop set-up)" },
     { "cpu",    "cost_l3fwd_group", SCN_DOUBLE, "20",        "0",    "1000000", NULL, "named cost, cycles: l3fwd multi-buffer: one group of 4's vector work (address gather, byte swap, the all-IPv4 flag)" },
+    { "cpu",    "cost_fwd_rx_batch", SCN_DOUBLE, "69",       "0",    "1000000", NULL, "named cost, cycles: fwd: a forward() call with an rx batch that receives nothing (ixy's instructions, docs/fwd.md)" },
+    { "cpu",    "cost_fwd_rx_pkt",  SCN_DOUBLE, "33",        "0",    "1000000", NULL, "named cost, cycles: fwd: a frame of the rx loop (ixy's instructions besides the modelled memory accesses)" },
+    { "cpu",    "cost_fwd_tx_batch", SCN_DOUBLE, "74",       "0",    "1000000", NULL, "named cost, cycles: fwd: a forward() that received frames: the RDT path, the tx batch call and a failed reclaim check" },
+    { "cpu",    "cost_fwd_tx_pkt",  SCN_DOUBLE, "29",        "0",    "1000000", NULL, "named cost, cycles: fwd: a frame queued for TX, its reclaim and 1/32 of a reclaimed batch's check (ixy's instructions besides the modelled memory accesses)" },
 
     { "driver", "rx_ring",          SCN_UINT,   "256",       "48",   "4096",    NULL, "RX descriptors (multiple of 8)" },
     { "driver", "rdtr",             SCN_UINT,   "0",         "0",    "65535",   NULL, "RDTR, 1.024 us units (Linux: 0)" },
     { "driver", "radv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "RADV, 1.024 us units (Linux: 8)" },
     { "driver", "buf_alloc_touch",  SCN_UINT,   "256",       "0",    "256",     NULL, "RX buffer metadata bytes an allocation writes (256: an skb's; 64: a DPDK mbuf's first line; 0: the skb default)" },
     { "driver", "buf_free_touch",   SCN_UINT,   "192",       "0",    "256",     NULL, "RX buffer metadata bytes a free reads and writes (192: kfree_skb's; 128: an mbuf's two lines; 0: the skb default)" },
+    { "driver", "buf_layout",       SCN_ENUM,   "skb",       NULL,   NULL,      "skb|ixy", "82599 RX buffers: skb = Linux's (data 18 bytes into a 4 KB object, metadata apart); ixy = ixy's mempool entries (2048 bytes each, a 64-byte header, the data right after it; buf_alloc_touch and buf_free_touch at most 64)" },
+    { "driver", "ring_info_bytes",  SCN_UINT,   "0",         "0",    "256",     NULL, "82599: bytes of the driver's bookkeeping entry per RX and TX descriptor (0 = Linux's structs: 32 RX, 48 TX; ixy: 8, a pointer)" },
     { "driver", "rx_free_thresh",   SCN_UINT,   "16",        "1",    "4095",    NULL, "re-posted RX descriptors per tail (RDT) write (Linux e1000/ixgbe: 16; DPDK's bulk-alloc RX: rx_free_thresh 32); below the ring size - 1" },
     { "driver", "rx_tail",          SCN_ENUM,   "batch",     NULL,   NULL,      "batch|poll", "RX tail writes: batch = one per rx_free_thresh re-posted descriptors; poll = one at the end of each poll that re-posted any (ixy)" },
     { "driver", "dd_rmb",           SCN_BOOL,   "true",      NULL,   NULL,      NULL, "a read barrier (rmb) after a DD read, before what it vouches for: the RX poll (both cores) and the 82599's TX reclaim (Linux: yes; DPDK's 2014 PMD and ixy: no)" },
@@ -121,6 +127,9 @@ const scenario_key nicsim_keys[] = {
     { "l3fwd",  "tx_drain_us",      SCN_UINT,   "100",       "1",    "1000000", NULL, "the TX buffers that hold anything are sent when this long has passed since the last drain (BURST_TX_DRAIN_US 100)" },
     { "l3fwd",  "pattern",          SCN_ENUM,   "ipv4-cont-burst", NULL, NULL,  "ipv4-cont-burst|ipv6-cont-burst|ipv4-ipv6-cont-burst|ipv4-4streamsx1|ipv4-4streamsx8", "what each input port's link partner sends ([gen] gives size, rate, count): cont-burst: all to one output port (port i to port i xor 1), IPv4, IPv6 or both one by one; 4streamsxN: N packets to port 0, N to port 1, ... port 3, repeated" },
     { "l3fwd",  "drain_us",         SCN_UINT,   "200",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops (longer than tx_drain_us, so the last buffered frames go out)" },
+    { "fwd",    "batch",            SCN_UINT,   "32",        "1",    "256",     NULL, "frames per rx batch (ixy-fwd's BATCH_SIZE); a tx batch sends what one rx batch received" },
+    { "fwd",    "cards",            SCN_UINT,   "2",         "1",    "2",       NULL, "1: both ports on one dual-port 82599 (eth0, eth1: two functions behind one PCIe link); 2: port 0 of two cards (eth0, eth2), each on its own link; system.cards must be the same" },
+    { "fwd",    "drain_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
     { "sink",   "port",             SCN_UINT,   "0",         "0",    "3",       NULL, "the port the link partner sends to; its own CPU receives (82546: e1000 core, 82599: ixgbe core)" },
     { "sink",   "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per round" },
     { "sink",   "touch",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "read each frame's first 64 bytes (the stack's header read)" },

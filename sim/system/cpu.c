@@ -28,6 +28,7 @@ static void profile_from(const scenario *sc, cpu_profile *p)
     static const char *const named[] = {
         "pktgen_pkt", "pktgen_gettimeofday", "skb_alloc", "skb_free", "skb_alloc_small", "napi_poll", "stack_rx",
         "fib_lookup", "ip_forward", "l3fwd_loop", "l3fwd_pkt", "l3fwd_rx_burst", "l3fwd_tx_burst", "l3fwd_group",
+        "fwd_rx_batch", "fwd_rx_pkt", "fwd_tx_batch", "fwd_tx_pkt",
     };
     for (unsigned i = 0; i < sizeof named / sizeof named[0]; i++) {
         char key[64];

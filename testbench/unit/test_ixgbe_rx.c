@@ -1004,6 +1004,57 @@ static void test_buffer_metadata_touches(void)
     fake_destroy(d);
 }
 
+/* ixy's buffer layout: 2048-byte entries back to back, the data 64 bytes
+ * into each (64-byte aligned, 1984 bytes), the metadata the 64-byte header
+ * in front of it; its touches default to that header and may not exceed
+ * it; frames still arrive whole.  And ixy's bookkeeping: a pointer per
+ * descriptor (info_bytes 8). */
+static void test_ixy_buffer_layout(void)
+{
+    struct ixgbe_rx_opts o;
+    ixgbe_rx_default_opts(&o);
+    o.copybreak = 0;
+    o.buf_layout = PKTBUF_LAYOUT_IXY;
+    o.info_bytes = 8;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    uint64_t lo = ~0ull;
+    for (unsigned i = 0; i < 511; i++) {
+        const struct pktbuf *b = q.rx.slot[i];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_EQUAL((b->bus - FAKE_BUS_BASE) % PKTBUF_IXY_ENTRY, PKTBUF_IXY_HEADER);
+        CU_ASSERT_EQUAL(b->bus % 64, 0);
+        CU_ASSERT_PTR_EQUAL(b->meta, (const uint8_t *)b->data - PKTBUF_IXY_HEADER);
+        CU_ASSERT_EQUAL(b->size, PKTBUF_IXY_ENTRY - PKTBUF_IXY_HEADER);
+        CU_ASSERT_EQUAL(q.ring[i].pkt_addr, b->bus);
+        lo = b->bus < lo ? b->bus : lo;
+    }
+    /* a chunk's entries are contiguous: 64 of them in 128 KiB */
+    unsigned in_chunk = 0;
+    for (unsigned i = 0; i < 511; i++)
+        in_chunk += q.rx.slot[i]->bus - lo < 64u * PKTBUF_IXY_ENTRY;
+    CU_ASSERT_EQUAL(in_chunk, 64);
+    CU_ASSERT_EQUAL(q.rx.pool->alloc_touch, PKTBUF_IXY_HEADER);
+    CU_ASSERT_EQUAL(q.rx.pool->free_touch, PKTBUF_IXY_HEADER);
+    hold = 1;
+    inject(1514, 7);
+    CU_ASSERT_EQUAL(ixgbe_rx_poll(&q, 64, deliver_cb, d), 1);
+    /* the bookkeeping entry of descriptor 0 (8 bytes: info_bytes) was read */
+    long t = fake_find(d, FAKE_TOUCH, 0, 0);
+    CU_ASSERT_FATAL(t >= 0);
+    CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)q.rx.info);
+    CU_ASSERT_EQUAL(d->log[t].val, 8);
+    CU_ASSERT_EQUAL_FATAL(nseen, 1);
+    CU_ASSERT_EQUAL(seen[0].pkt.len, 1514);
+    CU_ASSERT(memcmp(seen[0].pkt.data, make_frame(1514, 7), 1514) == 0);
+    free_held();
+    take_down();
+    o.meta_alloc_touch = 128;           /* beyond the header: refused */
+    d = new_dev();
+    CU_ASSERT_EQUAL_FATAL(dev_up(1), 0);
+    CU_ASSERT_EQUAL(ixgbe_rxq_setup(&q, &dev, 0, &o, NULL), IXGBE_ERR_PARAM);
+    fake_destroy(d);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("IxgbeRx", NULL, NULL);
@@ -1026,6 +1077,7 @@ static void register_suites(void)
     CU_add_test(s, "Teardown", test_teardown);
     CU_add_test(s, "ForwardRxToTx", test_forward_rx_to_tx);
     CU_add_test(s, "BufferMetadataTouches", test_buffer_metadata_touches);
+    CU_add_test(s, "IxyBufferLayout", test_ixy_buffer_layout);
 }
 
 int main(int argc, char **argv)

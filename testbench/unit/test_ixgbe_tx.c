@@ -1,9 +1,10 @@
 /* Unit tests of the ixgbe (82599) TX queue over the 82599 fake of
  * plat_fake.h: queue set-up and its ENABLE read-back (and timeout), the
  * TXDCTL thresholds and the prefetch switch, advanced data descriptors bit
- * by bit, tail batching with `more`, ring-full behaviour, RS placement,
- * in-order reclaim by DD, reclaim by head write-back, teardown, and
- * wrap-around against the fake NIC's TX engine. */
+ * by bit, tail batching with `more` and the caller's own tail write,
+ * ring-full behaviour, RS placement, in-order reclaim by DD, reclaim by
+ * head write-back, teardown, and wrap-around against the fake NIC's TX
+ * engine. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,22 @@ static void test_descriptor_contents(void)
     CU_ASSERT_EQUAL(d->log[t].reg, 1);
     take_down();
 
+    /* ixy's bookkeeping: a pointer per descriptor */
+    struct ixgbe_tx_opts io;
+    ixgbe_tx_default_opts(&io);
+    io.info_bytes = 8;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&io), 0);
+    for (unsigned k = 0; k < 2; k++)
+        CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, NULL, 0), 0);
+    t = fake_find(d, FAKE_TOUCH, 0, 1);
+    CU_ASSERT_FATAL(t >= 0);
+    CU_ASSERT_EQUAL(d->log[t].addr, (uintptr_t)q.info + 8);
+    CU_ASSERT_EQUAL(d->log[t].val, 8);
+    take_down();
+    io.info_bytes = IXGBE_INFO_BYTES_MAX + 1;
+    CU_ASSERT_EQUAL(bring_up(&io), IXGBE_ERR_PARAM);
+    take_down();
+
     /* a full-size frame without RS (rs_every 2, more follows) */
     struct ixgbe_tx_opts o;
     ixgbe_tx_default_opts(&o);
@@ -398,6 +415,47 @@ static void test_tdt_when_nearly_full(void)
     CU_ASSERT_EQUAL(q.stats.tdt_forced, 1);
     CU_ASSERT(cmd_of(60) & IXGBE_TXD_CMD_RS);     /* and it will be reported */
     CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, NULL, 1), IXGBE_ERR_BUSY);
+    take_down();
+}
+
+/* The caller writes the tail (ixy): xmit writes none, not even when the
+ * ring is nearly full; ixgbe_tx_tail writes it once per call, also when
+ * nothing was queued since the last one (the same value again). */
+static void test_caller_tail(void)
+{
+    struct ixgbe_tx_opts o;
+    ixgbe_tx_default_opts(&o);
+    o.ring_size = 64;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    unsigned k = 0;
+    while (ixgbe_xmit(&q, BUF_BUS, 60, cookie(k), IXGBE_XMIT_CALLER_TAIL) == 0)
+        k++;
+    CU_ASSERT_EQUAL(k, 61);                        /* past the nearly-full point */
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, IXGBE_TDT(0)), 0);
+    CU_ASSERT_EQUAL(q.stats.tdt_forced, 0);
+    ixgbe_tx_tail(&q);
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, IXGBE_TDT(0)), 1);
+    CU_ASSERT_EQUAL(fake_reg_get(d, IXGBE_TDT(0)), 61);
+    long t = fake_find(d, FAKE_W32, IXGBE_TDT(0), 0);
+    CU_ASSERT_FATAL(t > 0);
+    CU_ASSERT_EQUAL(d->log[t - 1].kind, FAKE_WMB);
+    ixgbe_tx_tail(&q);                             /* nothing new: written all the same */
+    CU_ASSERT_EQUAL(fake_count(d, FAKE_W32, IXGBE_TDT(0)), 2);
+    CU_ASSERT_EQUAL(d->log[fake_find(d, FAKE_W32, IXGBE_TDT(0), 1)].val, 61);
+    CU_ASSERT_EQUAL(q.stats.tdt_writes, 2);
+    take_down();
+
+    /* with RS every 4th packet, the newest packet before the tail gets RS */
+    ixgbe_tx_default_opts(&o);
+    o.rs_every = 4;
+    CU_ASSERT_EQUAL_FATAL(bring_up(&o), 0);
+    for (k = 0; k < 6; k++)
+        CU_ASSERT_EQUAL(ixgbe_xmit(&q, BUF_BUS, 60, cookie(k), IXGBE_XMIT_CALLER_TAIL), 0);
+    CU_ASSERT(cmd_of(3) & IXGBE_TXD_CMD_RS);
+    CU_ASSERT_FALSE(cmd_of(5) & IXGBE_TXD_CMD_RS);
+    ixgbe_tx_tail(&q);
+    CU_ASSERT(cmd_of(5) & IXGBE_TXD_CMD_RS);
+    CU_ASSERT_EQUAL(fake_reg_get(d, IXGBE_TDT(0)), 6);
     take_down();
 }
 
@@ -886,6 +944,7 @@ static void register_suites(void)
     CU_add_test(s, "MultiDescriptor", test_multi_descriptor);
     CU_add_test(s, "TdtOnlyWhenMoreZero", test_tdt_only_when_more_zero);
     CU_add_test(s, "TdtWhenNearlyFull", test_tdt_when_nearly_full);
+    CU_add_test(s, "CallerTail", test_caller_tail);
     CU_add_test(s, "RingFullWritesNothing", test_ring_full_writes_nothing);
     CU_add_test(s, "BurstTdtWrites", test_burst_tdt_writes);
     CU_add_test(s, "RsEvery", test_rs_every);

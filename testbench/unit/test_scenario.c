@@ -299,6 +299,30 @@ static void test_overrides(void)
     scenario_free(sc);
 }
 
+/* scenario_where names the file's line, the override (its last value) or
+ * the default, as an error message made after loading quotes it. */
+static void test_where(void)
+{
+    char *const ovs[] = {"nic.ring=64", "nic.ring = 128"};
+    scenario *sc = load("[nic]\nring = 32\nmodel = 82599\n", 2, ovs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    char w[600], want[600];
+    scenario_where(sc, "nic", "ring", w, sizeof w);
+    CU_ASSERT_STRING_EQUAL(w, "command line: 'nic.ring=128'");
+    scenario_where(sc, "nic", "model", w, sizeof w);
+    snprintf(want, sizeof want, "%s:3", path);
+    CU_ASSERT_STRING_EQUAL(w, want);
+    scenario_where(sc, "system", "seed", w, sizeof w);
+    snprintf(want, sizeof want, "%s (default)", path);
+    CU_ASSERT_STRING_EQUAL(w, want);
+    scenario_free(sc);
+    sc = load(NULL, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    scenario_where(sc, "nic", "ring", w, sizeof w);
+    CU_ASSERT_STRING_EQUAL(w, "scenario (default)");
+    scenario_free(sc);
+}
+
 static void test_override_errors(void)
 {
     expect_override_error("nic.ring", "command line: 'nic.ring': expected section.key=value");
@@ -546,6 +570,7 @@ static void register_suites(void)
     CU_add_test(s, "SyntaxError", test_syntax_error);
     CU_add_test(s, "LineTooLong", test_line_too_long);
     CU_add_test(s, "Overrides", test_overrides);
+    CU_add_test(s, "Where", test_where);
     CU_add_test(s, "OverrideErrors", test_override_errors);
     CU_add_test(s, "IntegerSyntaxAndLimits", test_integer_syntax_and_limits);
     CU_add_test(s, "Doubles", test_doubles);
