@@ -74,7 +74,7 @@ static int up(struct nic_port *p, const void *opts, const struct nic_port_want *
         s->txq_up = rc == 0;
         if (rc != 0) {
             snprintf(p->err, sizeof p->err, "TX ring setup failed (%d%s)", rc,
-                     ring_hint(rc, ": driver.tx_ring must be a power of 2, 64..4096"));
+                     ring_hint(rc, ": driver.tx_ring must be a multiple of 8, 64..4096"));
             return NIC_PORT_ERR_TX;
         }
     }
