@@ -42,6 +42,13 @@ typedef struct app_port_stats {
     uint64_t received;          /* frames the app took in on the port */
     uint64_t consumed;          /* of those, the ones it kept (a sink; a forwarder's leave again) */
     uint64_t irqs;              /* interrupts its handler took for the port */
+    /* A generator's queue driven by its driver's NAPI vector (Linux 3.18
+     * ixgbe): napi is 1 and the fields below are set */
+    int napi;
+    struct nic_txq_napi_stats napi_stats;
+    uint64_t tdt_writes;        /* its queue's tail writes */
+    uint64_t stopped_waits;     /* times it found the queue stopped and retried */
+    uint64_t stopped_ns;        /* time spent retrying */
 } app_port_stats;
 
 typedef struct app {
