@@ -180,6 +180,7 @@ TEST_EXTRA_sink := testbench/unit/plat_fake.c
 TEST_EXTRA_faulty_device := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_tx := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
+TEST_EXTRA_ixgbe_napi := testbench/unit/plat_fake.c
 TEST_EXTRA_lpm := testbench/unit/plat_fake.c
 TEST_EXTRA_l3fwd := testbench/unit/plat_fake.c
 TEST_EXTRA_fwd := testbench/unit/plat_fake.c

@@ -69,6 +69,14 @@ int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns);
 /* The same for several functions served by one CPU (all handles of that
  * CPU): the index of a device whose line is asserted, or -1 on timeout. */
 int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns);
+/* The function signals its interrupt by message (MSI-X with the cause
+ * auto-cleared and the vector auto-masked on assertion, EIAC/EIAM): every
+ * assertion stays pending for the CPU until plat_irq_wait* takes it, even
+ * after the device's line has dropped again; messages that arrive before
+ * the CPU takes one are one interrupt, as the local APIC's pending bit.
+ * Without it an interrupt is a level the CPU sees only while it lasts.  A
+ * backend whose interrupts are latched anyway (eventfds) does nothing. */
+void plat_irq_msg(struct plat_dev *d);
 /* Wait without doing anything (a delay loop, a poll interval). */
 void plat_delay_ns(struct plat_dev *d, uint64_t ns);
 /* The CPU's current time in nanoseconds. */

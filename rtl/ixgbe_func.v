@@ -99,7 +99,7 @@ module ixgbe_func #(
     wire [6:0]  rx_pthresh, rx_hthresh, rx_wthresh;
     wire [11:0] rx_rows;
     wire        lsc_set, eicr_rd, eicr_wr, eics_wr, eims_wr, eimc_wr, eiac_wr, eitr_wr;
-    wire [31:0] eicr, eims, eiac;
+    wire [31:0] eicr, eims, eiac, eiam;
     wire [11:3] eitr;
     wire        stat_rd, qstat_rd, r_busy;
     wire [7:0]  stat_idx;
@@ -123,7 +123,7 @@ module ixgbe_func #(
         .rx_swflsh(rx_swflsh), .tx_swflsh(tx_swflsh), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
         .lsc_set(lsc_set), .eicr_rd(eicr_rd), .eicr_wr(eicr_wr), .eics_wr(eics_wr), .eims_wr(eims_wr),
         .eimc_wr(eimc_wr), .eiac_wr(eiac_wr), .eitr_wr(eitr_wr),
-        .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr),
+        .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr), .eiam(eiam),
         .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(tx_stat_data),
         .qstat_rd(qstat_rd), .qstat_idx(qstat_idx), .next_timer(r_timer), .busy(r_busy));
 
@@ -278,7 +278,7 @@ module ixgbe_func #(
     ixgbe_intr intr (
         .clk(clk), .rst(frst), .cause_set({11'd0, lsc_set, 19'd0, rxt0_set || txdw_set}),
         .eicr_rd(eicr_rd), .eicr_wr(eicr_wr), .eics_wr(eics_wr), .eims_wr(eims_wr), .eimc_wr(eimc_wr),
-        .eiac_wr(eiac_wr), .eitr_wr(eitr_wr), .wdata(mmio_wdata), .tick(tick),
+        .eiac_wr(eiac_wr), .eitr_wr(eitr_wr), .eiam(eiam), .wdata(mmio_wdata), .tick(tick),
         .wb_batch(rx_wthresh != 7'd0 || tx_wthresh != 7'd0), .wb_event(rx_commit || frag_done),
         .wb_busy(rq_busy || q_busy),
         .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr), .irq(irq), .fpd(i_fpd),

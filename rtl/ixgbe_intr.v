@@ -1,5 +1,5 @@
-// Interrupt causes, mask, auto-clear and throttling of one 82599 function
-// (registers: nic-facts B1; EITR units: B3 "EITR units").
+// Interrupt causes, mask, auto-clear, auto-mask and throttling of one 82599
+// function (registers: nic-facts B1; EITR units: docs/pktgen-napi.md).
 //
 // EICR collects causes: a read returns them and clears them, a write of 1s
 // clears bits, EICS sets bits (the driver's interrupt handler acknowledges
@@ -8,7 +8,13 @@
 // write clears mask bits) hold the mask.  EIAC selects causes that are
 // cleared automatically when the interrupt is asserted ("auto-clear", B1):
 // with every pending cause in EIAC the line is high for one cycle, like a
-// message.
+// message.  EIAM selects mask bits cleared automatically at the same
+// moment ("auto-mask": Linux ixgbe sets GPIE.EIAME and EIAM_EX to all ones
+// on the 82599 in MSI-X mode, so its vector handler need not write EIMC; the
+// poll's EIMS write re-enables the vector).  GPIE is not decoded here: the
+// auto-mask acts whenever EIAM has bits, which only a driver that wants it
+// writes (the reset value is 0, so a driver that never writes EIAM sees no
+// change).
 //
 // IVAR (which queue cause lands on which EICR bit) is not in nic-facts and
 // is not modelled: the mapping is fixed by ixgbe_func: queue 0's RX and TX
@@ -17,10 +23,15 @@
 // The line is level: asserted while (EICR & EIMS) != 0, but no sooner than
 // the EITR(0) interval after the previous assertion, as e1000_intr's ITR
 // does; interval 0 turns throttling off.  A read of EICR deasserts the line.
-// EITR(0)'s interval field is bits 11:3 in 2 us units (B3: register value =
-// us x 4).  2 us is 7.8125 ticks of 256 ns, so the counters run in 1/16
-// ticks (125 per 2 us unit): the interval is exact, at most 511 x 125 =
-// 63875 sixteenths.
+// EITR(0)'s interval field is bits 11:3 in units of 2.048 us (DPDK's
+// ixgbe_ethdev.h: "EITR Interval is in 2048ns units for 1G and 10G link";
+// ixgbe_type.h's IXGBE_MAX_INT_RATE 488281 = 1 / 2.048 us; ixy's table:
+// 0x008 = 488,200/s, 0x028 = 97,600/s).  Linux writes us x 4, treating the
+// unit as 2 us, so its intervals are 2.4 % longer than their names.
+// 2.048 us is exactly 8 ticks of 256 ns; the counters run in 1/16 ticks
+// (128 per unit), at most 511 x 128 = 65408 sixteenths.  Writing EITR does
+// not restart a running interval (the 82599's CNT_WDIS behaviour, which
+// Linux asks for on every write).
 //
 // Write-back flush (the 82598 rule of B3: with WTHRESH > 0, RX and TX
 // descriptors are written back when WTHRESH are done "or on ITR expiry";
@@ -45,6 +56,7 @@ module ixgbe_intr (
     input  wire        eimc_wr,
     input  wire        eiac_wr,
     input  wire        eitr_wr,       // EITR(0)
+    input  wire [31:0] eiam,          // auto-mask bits (a register of ixgbe_regs)
     input  wire [31:0] wdata,
     input  wire [17:0] tick,          // 256 ns ticks since the previous edge (saturating)
     input  wire        wb_batch,      // a queue batches write-backs (WTHRESH != 0)
@@ -62,7 +74,7 @@ module ixgbe_intr (
     reg  [15:0] thr_cnt;              // 1/16 ticks until the next assertion is allowed
     reg         fl_run;
     reg  [15:0] fl_cnt;               // 1/16 ticks until the flush
-    wire [15:0] iv16    = {7'd0, eitr} * 16'd125;
+    wire [15:0] iv16    = {7'd0, eitr} * 16'd128;
     wire [21:0] tick16  = {tick, 4'b0000};
     wire        pending = (eicr & eims) != 32'd0;
     wire [15:0] thr_now = ({6'd0, thr_cnt} > tick16) ? thr_cnt - tick16[15:0] : 16'd0;
@@ -99,8 +111,10 @@ module ixgbe_intr (
             eicr <= (eicr_c & ~(eicr_rd ? eicr_c : 32'd0) & ~(eicr_wr ? wdata : 32'd0)
                             & ~(fire ? eiac : 32'd0))
                   | cause_set | (eics_wr ? wdata : 32'd0);
-            if (eims_wr) eims <= eims_c | wdata;
-            else if (eimc_wr) eims <= eims_c & ~wdata;
+            // auto-mask with the assertion, after this edge's EIMS/EIMC write
+            if (eims_wr) eims <= (eims_c | wdata) & ~(fire ? eiam : 32'd0);
+            else if (eimc_wr) eims <= eims_c & ~wdata & ~(fire ? eiam : 32'd0);
+            else if (fire) eims <= eims_c & ~eiam;
             if (eiac_wr) eiac <= wdata;
             if (eitr_wr) eitr <= wdata[11:3];
             thr_cnt <= fire ? iv16 : thr_now;

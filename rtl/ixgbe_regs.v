@@ -96,6 +96,7 @@ module ixgbe_regs #(
     input  wire [31:0] eims,
     input  wire [31:0] eiac,
     input  wire [11:3] eitr,
+    output wire [31:0] eiam,             // auto-mask bits: EIAM, or EIAM_EX(0) (the same bits)
     // statistics blocks: general counters (indices of the 0x4000 window)
     // and queue 0's counters
     output wire        stat_rd,
@@ -110,6 +111,7 @@ module ixgbe_regs #(
     localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, CTRL_EXT = 17'h00018, EEC = 17'h10010,
                       EICR = 17'h00800, EICS = 17'h00808, EIAC = 17'h00810, EITR0 = 17'h00820,
                       EIMS = 17'h00880, EIMC = 17'h00888, EIAM = 17'h00890, GPIE = 17'h00898,
+                      EIAM_EX0 = 17'h00AD0,   // Linux ixgbe_setup_gpie writes the 82599's auto-mask here
                       RDRXCTL = 17'h02F00, RXCTRL = 17'h03000, MPC0 = 17'h03FA0, RNBC0 = 17'h03FC0,
                       HLREG0 = 17'h04240, AUTOC = 17'h042A0, LINKS = 17'h042A4, RTTDCS = 17'h04900,
                       DMATXCTL = 17'h04A80, FCTRL = 17'h05080, RAL0 = 17'h05400, RAH0 = 17'h05404,
@@ -134,7 +136,8 @@ module ixgbe_regs #(
     localparam [9:0]  RXPB0_RST = 10'd128, TXPB0_RST = 10'd40;
 
     reg [31:0] ctrl, ctrl_ext, rdrxctl, rxctrl, hlreg0, autoc, rttdcs, dmatxctl, fctrl;
-    reg [31:0] ral0, rah0, dtxmxszrq, eiam, gpie;
+    reg [31:0] ral0, rah0, dtxmxszrq, eiam_r, gpie;
+    assign eiam = eiam_r;
     reg [4:0]  rst_cnt, lnk_cnt;
     reg [17:0] ard_left, dma_left, link_left;
     reg        link_q;                   // LINKS.LINK_UP
@@ -299,7 +302,7 @@ module ixgbe_regs #(
 
         if (func_rst) begin
             ctrl <= 0; ctrl_ext <= 0; rdrxctl <= 0; rxctrl <= 0; hlreg0 <= HLREG0_RST; autoc <= 0;
-            rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam <= 0; gpie <= 0;
+            rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam_r <= 0; gpie <= 0;
             // receive address 0 as the EEPROM auto-read loads it: RAL bytes
             // 0-3, RAH bytes 4-5 and AV (bit 31)
             ral0 <= mac_addr[31:0];
@@ -364,7 +367,7 @@ module ixgbe_regs #(
                     RAL0:      ral0 <= mmio_wdata;
                     RAH0:      rah0 <= mmio_wdata;
                     DTXMXSZRQ: dtxmxszrq <= mmio_wdata;
-                    EIAM:      eiam <= mmio_wdata;
+                    EIAM, EIAM_EX0: eiam_r <= mmio_wdata;
                     GPIE:      gpie <= mmio_wdata;
                     default: ;
                 endcase
@@ -416,7 +419,7 @@ module ixgbe_regs #(
                     EIAC:      mmio_rdata <= eiac;
                     EITR0:     mmio_rdata <= {20'd0, eitr, 3'd0};
                     EIMS:      mmio_rdata <= eims;
-                    EIAM:      mmio_rdata <= eiam;
+                    EIAM, EIAM_EX0: mmio_rdata <= eiam_r;
                     GPIE:      mmio_rdata <= gpie;
                     RDRXCTL:   mmio_rdata <= rdrxctl | (dma_left == 0 ? 32'h00000008 : 32'd0);
                     RXCTRL:    mmio_rdata <= rxctrl;

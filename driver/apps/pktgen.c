@@ -107,7 +107,8 @@ int pktgen_init(struct pktgen *pg, struct plat_dev *d, const struct nic_txq_ops 
     /* A table missing a function or bound before the queue's setup (ring
      * size 0) is refused here rather than crashing in the first step. */
     if (!d || !tx || !tx->q || !tx->xmit || !tx->clean || !tx->flush || !tx->free_descs ||
-        !tx->irq_handle || !tx->tdt_writes || tx->ring_size == 0)
+        !tx->irq_handle || !tx->tdt_writes || tx->ring_size == 0 ||
+        (tx->napi_poll && !tx->stopped))
         return PKTGEN_ERR_PARAM;
     if (o->size < PKTGEN_MIN_SIZE || o->size > PKTGEN_MAX_SIZE ||
         o->size - 4 > tx->max_frame_len || o->burst < 1)
@@ -199,20 +200,53 @@ static void napi_tx_poll(struct pktgen *pg)
     while (tx_clean(pg));
 }
 
+/* A queue with a NAPI vector of its driver's own (ixgbe 3.18): the
+ * interrupt's handler schedules the poll, and the softirq runs it on this
+ * CPU, preempting pktgen, for as long as it stays scheduled. */
+static int driver_napi(const struct pktgen *pg)
+{
+    return pg->tx.napi_poll != NULL;
+}
+
+static void driver_softirq(struct pktgen *pg)
+{
+    pg->tx.irq_handle(pg->tx.q);
+    while (pg->tx.napi_poll(pg->tx.q, tx_done, pg))
+        ;
+}
+
 /* Interrupt wait and reclaim; shared by the full-ring and drain paths. */
 static void wait_and_clean(struct pktgen *pg)
 {
     int irq = plat_irq_wait(pg->pd, pg->opts.irq_wait_ns);
     if (irq) {
         pg->stats.irqs++;
+        if (driver_napi(pg)) {
+            driver_softirq(pg);
+            return;
+        }
         pg->tx.irq_handle(pg->tx.q);
     } else {
         pg->stats.irq_timeouts++;
     }
+    if (driver_napi(pg))
+        return;
     if (!pg->opts.reclaim_in_poll)
         tx_clean(pg);
     else if (irq)
         napi_tx_poll(pg);
+}
+
+/* The driver has stopped the queue: pktgen 3.18 retries at once, again and
+ * again (NETDEV_TX_BUSY, last_ok = 0, cpu_relax; no sleep), until the poll
+ * an interrupt runs wakes the queue.  Modelled as a wait for the interrupt
+ * whose time is recorded as retrying (stopped_ns). */
+static void stopped_retry(struct pktgen *pg)
+{
+    uint64_t t0 = plat_now_ns(pg->pd);
+    pg->stats.stopped_waits++;
+    wait_and_clean(pg);
+    pg->stats.stopped_ns += plat_now_ns(pg->pd) - t0;
 }
 
 /* With reclaim_in_poll an interrupt preempts the sender whenever it comes,
@@ -222,6 +256,10 @@ static void take_pending_irq(struct pktgen *pg)
     if (!plat_irq_wait(pg->pd, 0))
         return;
     pg->stats.irqs++;
+    if (driver_napi(pg)) {
+        driver_softirq(pg);
+        return;
+    }
     pg->tx.irq_handle(pg->tx.q);
     napi_tx_poll(pg);
 }
@@ -229,6 +267,10 @@ static void take_pending_irq(struct pktgen *pg)
 static void ring_full(struct pktgen *pg)
 {
     pg->stats.ring_full++;
+    if (driver_napi(pg)) {
+        stopped_retry(pg);          /* only the poll reclaims */
+        return;
+    }
     if (!pg->opts.reclaim_in_poll && tx_clean(pg))
         return;
     /* Nothing done yet: make sure the NIC has everything, then sleep until
@@ -287,13 +329,18 @@ static void send_burst(struct pktgen *pg)
         pg->stats.sent++;
         pg->seq++;
         pg->burst_pos++;
+        /* 3.18's burst loop goes on only while the queue runs; the copies
+         * left are dropped and the next call starts a new burst */
+        if (pg->tx.stopped && pg->tx.stopped(pg->tx.q))
+            break;
     }
     pg->burst_pos = 0;
 }
 
 static int drain_step(struct pktgen *pg)
 {
-    tx_clean(pg);
+    if (!driver_napi(pg))           /* else only the poll reclaims */
+        tx_clean(pg);
     if (pg->stats.reclaimed < pg->stats.sent) {
         uint64_t now = plat_now_ns(pg->pd);
         if (now - pg->drain_start_ns < pg->opts.drain_timeout_ns) {
@@ -324,11 +371,14 @@ int pktgen_step(struct pktgen *pg)
         if (finished(pg, now)) {
             begin_drain(pg, now);
         } else {
-            if (pg->opts.reclaim_in_poll)
+            if (pg->opts.reclaim_in_poll || driver_napi(pg))
                 take_pending_irq(pg);
             else if (pg->tx.free_descs(pg->tx.q) < pg->tx.clean_thresh)
                 tx_clean(pg);
-            send_burst(pg);
+            if (pg->tx.stopped && pg->tx.stopped(pg->tx.q))
+                stopped_retry(pg);
+            else
+                send_burst(pg);
         }
     }
     if (pg->state == PKTGEN_DRAIN)

@@ -18,6 +18,15 @@
  * number (0, 1, 2, ...) followed by zeros.  In clone mode one frame with
  * sequence 0 is built once and the same buffer is sent every time.
  *
+ * A queue whose driver has a NAPI vector of its own (the table's
+ * napi_poll and stopped set: Linux 3.18 ixgbe's combined poll) is driven
+ * as Linux pktgen drives it: an interrupt, taken between two packets,
+ * runs the vector's poll until it completes (the softirq preempts pktgen
+ * on its CPU); only the poll reclaims; a burst ends early when the driver
+ * stops the queue; while the queue is stopped pktgen retries without
+ * sleeping, which is modelled as a wait for the interrupt whose time is
+ * counted in stopped_ns.  reclaim_in_poll does not apply then.
+ *
  * Named costs (plat_cost_id): "pktgen_pkt" per packet sent (pktgen's own host
  * work), and without clone "skb_alloc" / "skb_free" per buffer taken from /
  * returned to the pool. */
@@ -76,6 +85,9 @@ struct pktgen_stats {
     uint64_t tdt_writes;        /* tail writes on the queue since pktgen_init */
     uint64_t ring_full;         /* packets that found no room (ring or pool) */
     uint64_t drain_timeouts;    /* 1 if the final reclaim wait gave up */
+    uint64_t stopped_waits;     /* times pktgen found the queue stopped by its driver (or,
+                                   with a NAPI vector, full) and retried until woken */
+    uint64_t stopped_ns;        /* time spent so, the interrupts' entry and polls included */
 };
 
 struct pktgen_buf {

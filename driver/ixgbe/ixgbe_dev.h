@@ -99,9 +99,11 @@ uint32_t ixgbe_irq_handle(struct ixgbe_dev *dev);
 void ixgbe_irq_enable(struct ixgbe_dev *dev, uint32_t mask);
 void ixgbe_irq_disable(struct ixgbe_dev *dev, uint32_t mask);
 
-/* EITR register value for an interval of us microseconds: the interval
- * field counts 2 us in bits 11:3, so the value is us * 4 (B3: 10 us ->
- * 0x028); an odd us is rounded down to the 2 us step. */
+/* EITR register value for an interval of us microseconds as Linux and ixy
+ * write it: us * 4 (B3: 10 us -> 0x028), the interval field (bits 11:3)
+ * taken as 2 us units; an odd us is rounded down to the 2 us step.  The
+ * 82599 counts the field in 2.048 us (ixgbe_regs.h), so the interval lasts
+ * 2.4 % longer than us. */
 uint32_t ixgbe_eitr_value(uint32_t us);
 /* Write EITR(vector) for us microseconds.  Returns 0, or IXGBE_ERR_PARAM
  * for vector >= 24 (the only bank nic-facts gives) or us > 1022. */

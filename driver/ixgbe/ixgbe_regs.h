@@ -32,6 +32,10 @@
 #define IXGBE_EIMS         0x00880u  /* interrupt mask set (read: the mask) */
 #define IXGBE_EIMC         0x00888u  /* interrupt mask clear */
 #define IXGBE_EIAM         0x00890u  /* auto-mask */
+/* The 82599's auto-mask of queue vectors 0..31, where Linux 3.18's
+ * ixgbe_setup_gpie writes it (ixgbe_type.h IXGBE_EIAM_EX(0); the same bits
+ * as EIAM in the model) */
+#define IXGBE_EIAM_EX(n)   (0x00AD0u + 4u * (uint32_t)(n))
 #define IXGBE_GPIE         0x00898u  /* general-purpose interrupt enable */
 /* EITR: vectors 0..23 at 0x820 + 4n; higher vectors live in a second bank
  * whose base nic-facts does not give, so the macro covers 0..23 only. */
@@ -64,10 +68,14 @@
 #define IXGBE_EICR_LSC            (1u << 20)
 #define IXGBE_EIMC_ALL            0xFFFFFFFFu
 
-/* EITR (B1, B3): interval in bits 11:3, 2 us units, so register = us * 4 */
+/* EITR (B1, B3): interval in bits 11:3.  The 82599 counts it in 2.048 us
+ * units (DPDK ixgbe_ethdev.h; ixgbe_type.h IXGBE_MAX_INT_RATE 488281;
+ * docs/pktgen-napi.md); Linux and ixy write us * 4 as if the unit were 2 us,
+ * and the drivers here do the same, so "us" below is the drivers' name for
+ * an interval that lasts 1.024 times as long. */
 #define IXGBE_EITR_ITR_INT_MASK  0x00000FF8u
 #define IXGBE_EITR_CNT_WDIS      (1u << 31)
-#define IXGBE_EITR_US_PER_UNIT   2u
+#define IXGBE_EITR_UNIT_NS       2048u
 #define IXGBE_EITR_MAX_US        (IXGBE_EITR_ITR_INT_MASK / 4u)  /* 1022 us [derived] */
 
 /* GPIE (B1) */
@@ -305,6 +313,9 @@ struct ixgbe_adv_rx_desc {
 #define IXGBE_MIN_TXD        64u      /* Linux ixgbe.h (B3) */
 #define IXGBE_MAX_TXD        4096u    /* Linux and ixy (B3, B1a) */
 #define IXGBE_DEFAULT_TXD    512u
+/* Linux ixgbe.h IXGBE_REQ_TX_DESCRIPTOR_MULTIPLE: ixgbe_set_ringparam aligns
+ * a ring size to it (TDLEN is in 128-byte units); no power of 2 needed */
+#define IXGBE_TXD_MULTIPLE   8u
 #define IXGBE_MIN_RXD        64u
 #define IXGBE_MAX_RXD        4096u
 #define IXGBE_DEFAULT_RXD    512u     /* 4 KB pages; 128 with pages >= 8 KB (B3) */

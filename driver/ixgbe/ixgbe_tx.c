@@ -52,15 +52,24 @@ unsigned ixgbe_tx_in_use(const struct ixgbe_txq *q)
     return q->used;
 }
 
+/* Index arithmetic modulo the ring size, which need not be a power of 2:
+ * Linux's ixgbe_set_ringparam accepts any multiple of 8 (it aligns the
+ * request to IXGBE_REQ_TX_DESCRIPTOR_MULTIPLE), as TDLEN counts 128-byte
+ * units. */
+static uint32_t ring_add(const struct ixgbe_txq *q, uint32_t i, uint32_t n)
+{
+    return (i + n) % q->count;
+}
+
 static uint32_t ring_dist(const struct ixgbe_txq *q, uint32_t from, uint32_t to)
 {
-    return (to + q->count - from) & (q->count - 1);
+    return (to + q->count - from) % q->count;
 }
 
 static int opts_valid(const struct ixgbe_tx_opts *o)
 {
     uint32_t r = o->ring_size;
-    return r >= IXGBE_MIN_TXD && r <= IXGBE_MAX_TXD && (r & (r - 1)) == 0 &&
+    return r >= IXGBE_MIN_TXD && r <= IXGBE_MAX_TXD && r % IXGBE_TXD_MULTIPLE == 0 &&
            o->prefetch <= 1 && o->head_wb <= 1 &&
            o->hthresh <= IXGBE_TXDCTL_THRESH_MAX &&
            (uint32_t)o->pthresh + o->wthresh <= IXGBE_TX_DESC_CACHE &&
@@ -157,7 +166,7 @@ static uint64_t qw1(uint32_t dtalen, uint8_t cmd, uint32_t paylen)
 
 static void rs_push(struct ixgbe_txq *q, uint32_t idx)
 {
-    q->rs_fifo[(q->rs_head + q->rs_count) & (q->count - 1)] = idx;
+    q->rs_fifo[ring_add(q, q->rs_head, q->rs_count)] = idx;
     q->rs_count++;
     q->since_rs = 0;
     q->stats.rs_set++;
@@ -218,7 +227,7 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
         off += chunk;
         left -= chunk;
         q->last_eop = i;
-        i = (i + 1) & (q->count - 1);
+        i = ring_add(q, i, 1);
     }
     q->next_to_use = i;
     q->used += n;
@@ -269,26 +278,33 @@ void ixgbe_tx_tail(struct ixgbe_txq *q)
     tail_write(q);
 }
 
-/* Reclaim descriptor next_to_clean; 1 if it ended a packet. */
-static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie), void *arg)
+/* Reclaim descriptor next_to_clean; 1 if it ended a packet.  The packet's
+ * bytes (PAYLEN of its first descriptor) are added to *bytes. */
+static int reclaim_one(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie), void *arg,
+                       uint64_t *bytes)
 {
     uint32_t i = q->next_to_clean;
     struct ixgbe_tx_slot *s = &q->slot[i];
     int eop = (s->flags & IXGBE_TX_SLOT_EOP) != 0;
     /* ixgbe_clean_tx_irq: read skb and dma of the tx_buffer, clear it */
     buffer_info_touch(q->pd, q->info, q->info_bytes, i, 1);
+    *bytes += s->paylen;
     if (eop && done)
         done(arg, s->cookie);
     memset(s, 0, sizeof *s);
-    q->next_to_clean = (i + 1) & (q->count - 1);
+    q->next_to_clean = ring_add(q, i, 1);
     q->used--;
     return eop;
 }
 
-static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie), void *arg)
+/* By the DD bit of each RS descriptor in turn, oldest first; no more RS
+ * groups once budget packets are reclaimed (with RS on every packet a group
+ * is one packet, so the budget is exact, as ixgbe_clean_tx_irq's). */
+static unsigned clean_dd(struct ixgbe_txq *q, unsigned budget,
+                         void (*done)(void *arg, void *cookie), void *arg, uint64_t *bytes)
 {
     unsigned cleaned = 0;
-    while (q->rs_count) {
+    while (q->rs_count && cleaned < budget) {
         uint32_t rs_idx = q->rs_fifo[q->rs_head];
         /* Only descriptors the NIC has been given can be done. */
         if (ring_dist(q, q->next_to_clean, rs_idx) >= ring_dist(q, q->next_to_clean, q->tail))
@@ -304,11 +320,11 @@ static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cook
          * descriptor up to and including rs_idx is done. */
         for (;;) {
             uint32_t i = q->next_to_clean;
-            cleaned += (unsigned)reclaim_one(q, done, arg);
+            cleaned += (unsigned)reclaim_one(q, done, arg, bytes);
             if (i == rs_idx)
                 break;
         }
-        q->rs_head = (q->rs_head + 1) & (q->count - 1);
+        q->rs_head = ring_add(q, q->rs_head, 1);
         q->rs_count--;
     }
     return cleaned;
@@ -319,7 +335,7 @@ static unsigned clean_dd(struct ixgbe_txq *q, void (*done)(void *arg, void *cook
 static void rs_forget(struct ixgbe_txq *q, uint32_t from, uint32_t passed)
 {
     while (q->rs_count && ring_dist(q, from, q->rs_fifo[q->rs_head]) < passed) {
-        q->rs_head = (q->rs_head + 1) & (q->count - 1);
+        q->rs_head = ring_add(q, q->rs_head, 1);
         q->rs_count--;
     }
 }
@@ -331,24 +347,25 @@ static unsigned clean_batches(struct ixgbe_txq *q, void (*done)(void *arg, void 
 {
     uint32_t b = q->opts.clean_batch;
     unsigned cleaned = 0;
+    uint64_t bytes = 0;             /* not reported by this path */
     while (q->used >= b) {
-        uint32_t from = q->next_to_clean, last = (from + b - 1) & (q->count - 1);
+        uint32_t from = q->next_to_clean, last = ring_add(q, from, b - 1);
         if (ring_dist(q, from, last) >= ring_dist(q, from, q->tail))
             break;                      /* not all of it handed to the NIC */
         /* a multi-descriptor packet may end elsewhere: its RS counts */
         uint32_t k = b;
-        while (k && !(q->slot[(from + k - 1) & (q->count - 1)].flags & IXGBE_TX_SLOT_RS))
+        while (k && !(q->slot[ring_add(q, from, k - 1)].flags & IXGBE_TX_SLOT_RS))
             k--;
         if (!k)
             break;
-        uint64_t sta = plat_mem_read64(q->pd, &q->ring[(from + k - 1) & (q->count - 1)].cmd_type_len);
+        uint64_t sta = plat_mem_read64(q->pd, &q->ring[ring_add(q, from, k - 1)].cmd_type_len);
         q->stats.dd_reads++;
         if (!(sta & IXGBE_ADVTXD_STAT_DD))
             break;
         if (!q->opts.skip_rmb)
             plat_rmb(q->pd);
         for (uint32_t j = 0; j < k; j++)
-            cleaned += (unsigned)reclaim_one(q, done, arg);
+            cleaned += (unsigned)reclaim_one(q, done, arg, &bytes);
         rs_forget(q, from, k);
     }
     return cleaned;
@@ -376,12 +393,13 @@ static unsigned clean_head(struct ixgbe_txq *q, void (*done)(void *arg, void *co
      * packet: reclaim only up to the last EOP before it. */
     uint32_t whole = 0;
     for (uint32_t k = 0; k < advance; k++)
-        if (q->slot[(q->next_to_clean + k) & (q->count - 1)].flags & IXGBE_TX_SLOT_EOP)
+        if (q->slot[ring_add(q, q->next_to_clean, k)].flags & IXGBE_TX_SLOT_EOP)
             whole = k + 1;
     uint32_t from = q->next_to_clean;
     unsigned cleaned = 0;
+    uint64_t bytes = 0;             /* not reported by this path */
     for (uint32_t k = 0; k < whole; k++)
-        cleaned += (unsigned)reclaim_one(q, done, arg);
+        cleaned += (unsigned)reclaim_one(q, done, arg, &bytes);
     /* RS descriptors passed on the way are no longer pending. */
     rs_forget(q, from, whole);
     return cleaned;
@@ -390,11 +408,25 @@ static unsigned clean_head(struct ixgbe_txq *q, void (*done)(void *arg, void *co
 unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
                         void *arg)
 {
+    uint64_t bytes = 0;
     unsigned cleaned = q->opts.head_wb      ? clean_head(q, done, arg)
                        : q->opts.clean_batch ? clean_batches(q, done, arg)
-                                             : clean_dd(q, done, arg);
+                                             : clean_dd(q, UINT32_MAX, done, arg, &bytes);
     q->stats.reclaimed += cleaned;
     return cleaned;
+}
+
+int ixgbe_tx_clean_budget(struct ixgbe_txq *q, unsigned budget,
+                          void (*done)(void *arg, void *cookie), void *arg, uint64_t *bytes)
+{
+    if (q->opts.head_wb || q->opts.clean_batch || q->opts.rs_by_index || q->opts.rs_every != 1)
+        return IXGBE_ERR_PARAM;
+    uint64_t b = 0;
+    unsigned cleaned = clean_dd(q, budget, done, arg, &b);
+    q->stats.reclaimed += cleaned;
+    if (bytes)
+        *bytes = b;
+    return (int)cleaned;
 }
 
 void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
@@ -414,7 +446,7 @@ void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cooki
         struct ixgbe_tx_slot *s = &q->slot[q->next_to_clean];
         if ((s->flags & IXGBE_TX_SLOT_EOP) && done)
             done(arg, s->cookie);
-        q->next_to_clean = (q->next_to_clean + 1) & (q->count - 1);
+        q->next_to_clean = ring_add(q, q->next_to_clean, 1);
         q->used--;
     }
     free_soft(q);

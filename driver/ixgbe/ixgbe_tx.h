@@ -34,8 +34,10 @@
 #include "ixgbe_dev.h"
 
 struct ixgbe_tx_opts {
-    uint32_t ring_size;       /* descriptors, power of 2, 64..4096; default 512 (B3:
-                                 Linux's default and limits; ixy: powers of 2) */
+    uint32_t ring_size;       /* descriptors, a multiple of 8, 64..4096; default 512
+                                 (B3: Linux's default and limits; Linux's
+                                 ixgbe_set_ringparam aligns to 8, not to a power of
+                                 2: ixgbe_regs.h IXGBE_TXD_MULTIPLE) */
     uint8_t prefetch;         /* 1 = TXDCTL PTHRESH/HTHRESH from the two fields below;
                                  0 = PTHRESH 0, HTHRESH 0 (descriptor prefetch off).
                                  Default 1 */
@@ -167,6 +169,14 @@ int ixgbe_xmit(struct ixgbe_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
  * (done may be NULL).  Returns the number of packets reclaimed. */
 unsigned ixgbe_tx_clean(struct ixgbe_txq *q, void (*done)(void *arg, void *cookie),
                         void *arg);
+
+/* ixgbe_clean_tx_irq's loop: reclaim at most budget packets by DD, in
+ * order, done(arg, cookie) for each; *bytes (may be NULL) gets their
+ * length.  Only for RS on every packet by DD (rs_every 1, no head
+ * write-back, no batches, RS by packet): else IXGBE_ERR_PARAM.  Returns the
+ * number of packets reclaimed. */
+int ixgbe_tx_clean_budget(struct ixgbe_txq *q, unsigned budget,
+                          void (*done)(void *arg, void *cookie), void *arg, uint64_t *bytes);
 
 /* Write TDT if descriptors are queued beyond it (after setting RS on the
  * newest packet if it has none). */

@@ -191,6 +191,13 @@ int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
     return -1;
 }
 
+void plat_irq_msg(struct plat_dev *d)
+{
+    /* uio and vfio deliver interrupts through a counter or an eventfd: an
+     * interrupt that fired while nobody waited is already kept */
+    (void)d;
+}
+
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
     return plat_irq_wait_any(&d, 1, timeout_ns) == 0;

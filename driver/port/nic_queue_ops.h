@@ -14,6 +14,24 @@
  * return (E1000_ERR_BUSY, IXGBE_ERR_BUSY; checked where they are bound). */
 #define NIC_TXQ_BUSY (-1)
 
+/* What a queue driven by a NAPI vector reports (struct nic_txq_ops's
+ * napi_stats): its interrupts, polls, queue stops and interrupt moderation. */
+struct nic_txq_napi_stats {
+    uint64_t irqs;              /* vector interrupts handled */
+    uint64_t polls;             /* NAPI polls */
+    uint64_t full_polls;        /* of which used the whole TX clean budget (polled again) */
+    uint64_t completes;         /* polls that completed and re-enabled the interrupt */
+    uint64_t max_run;           /* most polls after one interrupt */
+    uint64_t stops;             /* times the driver stopped the queue */
+    uint64_t busy;              /* of which refused a packet (NETDEV_TX_BUSY) */
+    uint64_t restarts;          /* stops undone at once (room after the barrier) */
+    uint64_t wakes;             /* wakes by the poll's clean */
+    uint64_t itr_writes;        /* interrupt-throttle register writes after set-up */
+    uint32_t itr_first, itr_min, itr_max, itr_last;   /* the ITR, in Linux's units
+                                                         (us x 4) */
+    uint32_t wthresh;           /* the TX ring's write-back threshold */
+};
+
 struct nic_txq_ops {
     void *q;
     /* Queue one frame; more != 0: another follows at once, the tail write
@@ -33,6 +51,17 @@ struct nic_txq_ops {
     void (*irq_handle)(void *q);
     /* Tail-register writes since the queue's setup. */
     uint64_t (*tdt_writes)(const void *q);
+    /* A queue with a NAPI vector of its driver's own (NULL otherwise):
+     *   stopped: 1 while the driver has stopped the queue (xmit refuses
+     *     until a poll wakes it);
+     *   napi_poll: one poll of the vector the interrupt scheduled (it
+     *     reclaims, done(arg, cookie) per packet): 1 while it stays
+     *     scheduled, 0 once it re-enabled the interrupt; irq_handle then
+     *     only schedules it;
+     *   napi_stats: its counters. */
+    int (*stopped)(const void *q);
+    int (*napi_poll)(void *q, void (*done)(void *arg, void *cookie), void *arg);
+    void (*napi_stats)(const void *q, struct nic_txq_napi_stats *s);
     /* Read from the queue when it is bound (bind after the queue's setup): */
     uint32_t clean_thresh;      /* reclaim before a burst when fewer are free */
     uint32_t ring_size;         /* descriptors */

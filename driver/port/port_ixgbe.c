@@ -33,6 +33,8 @@ static void default_opts(void *opts)
     ixgbe_rx_default_opts(&o->rx);
     ixgbe_tx_default_opts(&o->tx);
     o->eitr_us = 0;
+    o->napi = 0;
+    ixgbe_napi_default_opts(&o->napi_opts);
 }
 
 static int dev_error(int rc)
@@ -69,19 +71,33 @@ static int up(struct nic_port *p, const void *opts, const struct nic_port_want *
             return NIC_PORT_ERR_RX;
         }
     }
+    struct ixgbe_tx_opts topt = o->tx;
+    if (o->napi && ixgbe_napi_wthresh(&o->napi_opts, &topt.wthresh) != 0) {
+        snprintf(p->err, sizeof p->err, "driver.rx_usecs %u out of range (0..%u)", o->napi_opts.rx_usecs,
+                 IXGBE_ITR_MAX_USECS);
+        return NIC_PORT_ERR_PARAM;
+    }
     if (w->tx) {
-        rc = ixgbe_txq_setup(&s->txq, &s->dev, 0, &o->tx);
+        rc = ixgbe_txq_setup(&s->txq, &s->dev, 0, &topt);
         s->txq_up = rc == 0;
         if (rc != 0) {
             snprintf(p->err, sizeof p->err, "TX ring setup failed (%d%s)", rc,
-                     ring_hint(rc, ": driver.tx_ring must be a power of 2, 64..4096"));
+                     ring_hint(rc, ": driver.tx_ring must be a multiple of 8, 64..4096"));
             return NIC_PORT_ERR_TX;
         }
     }
     /* Queue 0's cause is EICR bit 0 (rtl/ixgbe_intr.v's fixed mapping, the
      * 82599's default IVAR-less routing), throttled by EITR(0): the interval
      * before the mask, so no interrupt comes unthrottled. */
-    if (w->irq) {
+    if (w->irq && o->napi) {
+        /* the vector programs EITR(0), EIAC, EIAM and EIMS itself */
+        if (!s->txq_up || ixgbe_napi_init(&s->napi, &s->dev, &s->txq, &o->napi_opts) != 0) {
+            snprintf(p->err, sizeof p->err, "the NAPI vector needs the TX queue with RS on every packet "
+                     "and DD reclaim");
+            return NIC_PORT_ERR_IRQ;
+        }
+        s->napi_up = 1;
+    } else if (w->irq) {
         if (ixgbe_set_eitr(&s->dev, 0, o->eitr_us) != 0) {
             snprintf(p->err, sizeof p->err, "driver.eitr_us %u out of range", o->eitr_us);
             return NIC_PORT_ERR_IRQ;
@@ -98,7 +114,7 @@ static void down(struct nic_port *p)
         ixgbe_rxq_teardown(&s->rxq);
     if (s->txq_up)
         ixgbe_txq_teardown(&s->txq, NULL, NULL);
-    s->rxq_up = s->txq_up = 0;
+    s->rxq_up = s->txq_up = s->napi_up = 0;
 }
 
 /* ---- the queue tables ---- */
@@ -149,6 +165,78 @@ void port_ixgbe_txq_ops(struct nic_txq_ops *ops, struct ixgbe_txq *q)
     };
 }
 
+/* ---- the queue table of the NAPI vector ---- */
+
+static int n_xmit(void *q, uint64_t bus, uint32_t len, void *cookie, int more)
+{
+    return ixgbe_napi_xmit(q, bus, len, cookie, more);
+}
+
+static unsigned n_clean(void *q, void (*done)(void *arg, void *cookie), void *arg)
+{
+    return ixgbe_tx_clean(((struct ixgbe_napi *)q)->txq, done, arg);
+}
+
+static void n_flush(void *q)
+{
+    ixgbe_tx_flush(((struct ixgbe_napi *)q)->txq);
+}
+
+static unsigned n_free_descs(const void *q)
+{
+    return ixgbe_tx_free_descs(((const struct ixgbe_napi *)q)->txq);
+}
+
+static void n_irq_handle(void *q)
+{
+    ixgbe_napi_irq(q);
+}
+
+static uint64_t n_tdt_writes(const void *q)
+{
+    return ((const struct ixgbe_napi *)q)->txq->stats.tdt_writes;
+}
+
+static int n_stopped(const void *q)
+{
+    return ixgbe_napi_stopped(q);
+}
+
+static int n_poll(void *q, void (*done)(void *arg, void *cookie), void *arg)
+{
+    return ixgbe_napi_poll(q, done, arg);
+}
+
+static void n_stats(const void *q, struct nic_txq_napi_stats *st)
+{
+    const struct ixgbe_napi *n = q;
+    const struct ixgbe_napi_stats *s = &n->stats;
+    *st = (struct nic_txq_napi_stats){
+        .irqs = s->irqs, .polls = s->polls, .full_polls = s->full_polls, .completes = s->completes,
+        .max_run = s->max_run, .stops = s->stops, .busy = s->busy, .restarts = s->restarts,
+        .wakes = s->wakes, .itr_writes = s->eitr_writes, .itr_first = s->itr_first,
+        .itr_min = s->itr_min, .itr_max = s->itr_max, .itr_last = n->itr,
+        .wthresh = (n->txq->txdctl >> IXGBE_TXDCTL_WTHRESH_SHIFT) & 0x7F,
+    };
+}
+
+void port_ixgbe_napi_txq_ops(struct nic_txq_ops *ops, struct ixgbe_napi *n)
+{
+    port_ixgbe_txq_ops(ops, n ? n->txq : NULL);
+    if (!n)
+        return;
+    ops->q = n;
+    ops->xmit = n_xmit;
+    ops->clean = n_clean;
+    ops->flush = n_flush;
+    ops->free_descs = n_free_descs;
+    ops->irq_handle = n_irq_handle;
+    ops->tdt_writes = n_tdt_writes;
+    ops->stopped = n_stopped;
+    ops->napi_poll = n_poll;
+    ops->napi_stats = n_stats;
+}
+
 /* The poll hands the ring's frames over as (data, len, cookie). */
 static unsigned r_poll(void *q, unsigned budget, nic_rx_got_fn got, void *arg)
 {
@@ -168,7 +256,11 @@ void port_ixgbe_rxq_ops(struct nic_rxq_ops *ops, struct ixgbe_rxq *q)
 
 static void txq_ops(struct nic_port *p, struct nic_txq_ops *ops)
 {
-    port_ixgbe_txq_ops(ops, &port_ixgbe(p)->txq);
+    struct ixgbe_port *s = port_ixgbe(p);
+    if (s->napi_up)
+        port_ixgbe_napi_txq_ops(ops, &s->napi);
+    else
+        port_ixgbe_txq_ops(ops, &s->txq);
 }
 
 static void rxq_ops(struct nic_port *p, struct nic_rxq_ops *ops)

@@ -44,6 +44,13 @@ typedef struct app_port_stats {
     uint64_t irqs;              /* interrupts its handler took for the port */
     uint64_t tx_full;           /* transmit attempts that found its TX ring full (the app
                                    waited, retried or dropped the frame) */
+    /* A generator's queue driven by its driver's NAPI vector (Linux 3.18
+     * ixgbe): napi is 1 and the fields below are set */
+    int napi;
+    struct nic_txq_napi_stats napi_stats;
+    uint64_t tdt_writes;        /* its queue's tail writes */
+    uint64_t stopped_waits;     /* times it found the queue stopped and retried */
+    uint64_t stopped_ns;        /* time spent retrying */
 } app_port_stats;
 
 typedef struct app {

@@ -74,6 +74,8 @@ static void options(const scenario *sc, int port, struct pktgen_opts *po)
     po->burst = (uint32_t)scenario_uint(sc, "pktgen", "burst");
     po->clone = (uint8_t)scenario_bool(sc, "pktgen", "clone");
     po->old_clock = strcmp(scenario_str(sc, "pktgen", "clock"), "gettimeofday") == 0;
+    /* driver.tx_clean = napi: the port's driver brings its own poll (the
+     * queue table's napi_poll), pktgen needs no mode of its own for it */
     po->reclaim_in_poll = strcmp(scenario_str(sc, "driver", "tx_clean"), "poll") == 0;
     po->src_mac[5] = (uint8_t)(1 + 2 * port);
     po->dst_mac[5] = (uint8_t)(2 + 2 * port);
@@ -114,9 +116,16 @@ static void port_stats(const void *st, int i, app_port_stats *s)
 {
     const struct pktgen_stats *ps = &((const struct pktgen_app *)st)->pg.stats;
     (void)i;
+    const struct pktgen *pg = &((const struct pktgen_app *)st)->pg;
     *s = (app_port_stats){ .generator = 1, .sent = ps->sent, .reclaimed = ps->reclaimed,
                            .hung = ps->drain_timeouts ? ps->sent - ps->reclaimed : 0, .irqs = ps->irqs,
-                           .tx_full = ps->ring_full };
+                           .tx_full = ps->ring_full,
+                           .tdt_writes = ps->tdt_writes, .stopped_waits = ps->stopped_waits,
+                           .stopped_ns = ps->stopped_ns };
+    if (pg->tx.napi_stats) {
+        s->napi = 1;
+        pg->tx.napi_stats(pg->tx.q, &s->napi_stats);
+    }
 }
 
 static int complete(const void *st, const int *port_index, int n, const char *cut, char *why, size_t len)
@@ -147,6 +156,8 @@ static void summary(FILE *f, const void *st, const int *port_index, int n, doubl
             port_index[0], (unsigned long long)s->sent, (unsigned long long)s->reclaimed,
             (unsigned long long)s->tdt_writes, (unsigned long long)s->ring_full,
             (unsigned long long)(run_s > 0 ? (double)s->sent / run_s : 0));
+    if (s->stopped_waits)
+        fprintf(f, "  queue found stopped %llu times\n", (unsigned long long)s->stopped_waits);
 }
 
 const app app_pktgen = {

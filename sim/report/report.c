@@ -278,6 +278,34 @@ static void print_interrupts(FILE *f, const nicsim_system *sys)
                 (unsigned long long)sys->port[p].app.irqs);
 }
 
+/* A pktgen queue under its driver's NAPI vector (driver.tx_clean = napi):
+ * interrupts, polls, queue stops and wakes, the ITR and tail writes per
+ * packet (only the ports that have one; nothing when none does). */
+static void print_napi(FILE *f, const nicsim_system *sys)
+{
+    int any = 0;
+    for (int p = 0; p < sys->nports; p++)
+        any |= sys->port[p].app.napi;
+    if (!any)
+        return;
+    fprintf(f, "\nNAPI and queue stops (ITR in Linux's units: us x 4)\n"
+               "%-6s %9s %9s %9s %8s %9s %9s %9s %12s %6s %18s %8s\n", "Iface", "irqs", "polls", "full-poll",
+            "max-run", "q-stops", "q-wakes", "tx-busy", "stopped-ms", "WTHR", "ITR first/min/max", "TDT/pkt");
+    for (int p = 0; p < sys->nports; p++) {
+        const app_port_stats *a = &sys->port[p].app;
+        if (!a->napi)
+            continue;
+        const struct nic_txq_napi_stats *n = &a->napi_stats;
+        char itr[40];
+        snprintf(itr, sizeof itr, "%u/%u/%u", n->itr_first, n->itr_min, n->itr_max);
+        fprintf(f, "%-6s %9llu %9llu %9llu %8llu %9llu %9llu %9llu %12.3f %6u %18s %8.4f\n", report_ifname(p),
+                (unsigned long long)n->irqs, (unsigned long long)n->polls, (unsigned long long)n->full_polls,
+                (unsigned long long)n->max_run, (unsigned long long)n->stops, (unsigned long long)n->wakes,
+                (unsigned long long)n->busy, (double)a->stopped_ns / 1e6, n->wthresh, itr,
+                a->sent ? (double)a->tdt_writes / (double)a->sent : 0.0);
+    }
+}
+
 /* Why a queue reaches line rate or not: how its descriptors come in (only
  * the ports that sent and fetched; nothing when none did). */
 static void print_txd_fetches(FILE *f, const nicsim_system *sys)
@@ -398,6 +426,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
     run_limit_print(f, &l);
     print_kernel_iface(f, sys);
     print_interrupts(f, sys);
+    print_napi(f, sys);
     print_txd_fetches(f, sys);
     print_buses(f, sys);
     for (int i = 0; i < sys->ncpus; i++)
@@ -424,6 +453,32 @@ static void json_run_fields(cJSON *j, const nicsim_system *sys, const char *scen
     cJSON_AddStringToObject(j, "incomplete_reason", why);
 }
 
+/* "napi": what print_napi shows, and the rest of the vector's counters. */
+static void napi_json(cJSON *o, const app_port_stats *a)
+{
+    const struct nic_txq_napi_stats *n = &a->napi_stats;
+    cJSON *j = cJSON_AddObjectToObject(o, "napi");
+    cJSON_AddNumberToObject(j, "irqs", (double)n->irqs);
+    cJSON_AddNumberToObject(j, "polls", (double)n->polls);
+    cJSON_AddNumberToObject(j, "full_polls", (double)n->full_polls);
+    cJSON_AddNumberToObject(j, "completes", (double)n->completes);
+    cJSON_AddNumberToObject(j, "max_polls_per_irq", (double)n->max_run);
+    cJSON_AddNumberToObject(j, "queue_stops", (double)n->stops);
+    cJSON_AddNumberToObject(j, "queue_wakes", (double)n->wakes);
+    cJSON_AddNumberToObject(j, "queue_restarts", (double)n->restarts);
+    cJSON_AddNumberToObject(j, "tx_busy", (double)n->busy);
+    cJSON_AddNumberToObject(j, "pktgen_stopped_waits", (double)a->stopped_waits);
+    cJSON_AddNumberToObject(j, "pktgen_stopped_ns", (double)a->stopped_ns);
+    cJSON_AddNumberToObject(j, "itr_first", n->itr_first);
+    cJSON_AddNumberToObject(j, "itr_min", n->itr_min);
+    cJSON_AddNumberToObject(j, "itr_max", n->itr_max);
+    cJSON_AddNumberToObject(j, "itr_last", n->itr_last);
+    cJSON_AddNumberToObject(j, "itr_writes", (double)n->itr_writes);
+    cJSON_AddNumberToObject(j, "wthresh", n->wthresh);
+    cJSON_AddNumberToObject(j, "tdt_writes", (double)a->tdt_writes);
+    cJSON_AddNumberToObject(j, "tdt_writes_per_packet", a->sent ? (double)a->tdt_writes / (double)a->sent : 0.0);
+}
+
 /* Port p: rates, the NIC's counters, the driver's RX drops, interrupts,
  * its TX descriptor fetches and its capture. */
 static cJSON *port_json(const nicsim_system *sys, int p)
@@ -448,6 +503,8 @@ static cJSON *port_json(const nicsim_system *sys, int p)
     cJSON_AddNumberToObject(o, "tdt_writes", (double)port_tdt_writes(sp));
     cJSON_AddNumberToObject(o, "irq_asserts", (double)sp->card->nic.st.irq_asserts[sp->func]);
     cJSON_AddNumberToObject(o, "irqs_handled", (double)sp->app.irqs);
+    if (sp->app.napi)
+        napi_json(o, &sp->app);
     cJSON_AddNumberToObject(o, "wire_busy", link_wire_busy(&sp->wire));
     txd_view v = txd_of(sp);
     cJSON *txd = cJSON_AddObjectToObject(o, "tx_desc_fetches");

@@ -91,4 +91,7 @@ void driver_options_ixgbe_port(const scenario *sc, void *opts)
     driver_options_ixgbe(sc, &o->dev, &o->tx);
     driver_options_ixgbe_rx(sc, &o->rx);
     o->eitr_us = (unsigned)scenario_uint(sc, "driver", "eitr_us");
+    o->napi = !strcmp(scenario_str(sc, "driver", "tx_clean"), "napi");
+    ixgbe_napi_default_opts(&o->napi_opts);
+    o->napi_opts.rx_usecs = (uint32_t)scenario_uint(sc, "driver", "rx_usecs");
 }

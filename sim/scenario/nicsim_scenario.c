@@ -25,6 +25,49 @@ static void where(const scenario *sc, int n_ov, char **ov, const char *sec, cons
         snprintf(out, n, "%s (default)", scenario_path(sc));
 }
 
+/* 1 when the scenario file or an override sets sec.key (not its default). */
+static int set_here(const scenario *sc, int n_ov, char **ov, const char *sec, const char *key)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s=", sec, key);
+    for (int i = 0; i < n_ov; i++)
+        if (!strncmp(ov[i], name, strlen(name)))
+            return 1;
+    return scenario_line(sc, sec, key) > 0;
+}
+
+/* driver.tx_clean = napi is Linux 3.18 ixgbe under pktgen: it needs both,
+ * and it decides EITR(0) and WTHRESH itself (from driver.rx_usecs), so the
+ * keys that set them otherwise are refused with it, and rx_usecs without it. */
+static int check_napi(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+{
+    char w[600];
+    int napi = !strcmp(scenario_str(sc, "driver", "tx_clean"), "napi");
+    if (!napi) {
+        if (!set_here(sc, n_ov, ov, "driver", "rx_usecs"))
+            return 0;
+        where(sc, n_ov, ov, "driver", "rx_usecs", w, sizeof w);
+        snprintf(err, n, "%s: driver.rx_usecs: only used with driver.tx_clean = napi (else driver.eitr_us "
+                 "sets the 82599's interval)", w);
+        return -1;
+    }
+    if (strcmp(scenario_str(sc, "nic", "model"), "82599") || strcmp(scenario_str(sc, "system", "app"), "pktgen")) {
+        where(sc, n_ov, ov, "driver", "tx_clean", w, sizeof w);
+        snprintf(err, n, "%s: driver.tx_clean: napi is Linux ixgbe's poll under pktgen: it needs nic.model = "
+                 "82599 and system.app = pktgen", w);
+        return -1;
+    }
+    static const char *const derived[] = { "eitr_us", "tx_wthresh" };
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+        if (set_here(sc, n_ov, ov, "driver", derived[i])) {
+            where(sc, n_ov, ov, "driver", derived[i], w, sizeof w);
+            snprintf(err, n, "%s: driver.%s: not used with driver.tx_clean = napi: driver.rx_usecs sets the "
+                     "interrupt interval and WTHRESH follows from it as in ixgbe", w, derived[i]);
+            return -1;
+        }
+    return 0;
+}
+
 /* Checks that need more than one key or a rule the schema cannot say. */
 static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
 {
@@ -77,6 +120,8 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
                 return -1;
             }
     }
+    if (check_napi(sc, n_ov, ov, err, n) != 0)
+        return -1;
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
         where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
         snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);

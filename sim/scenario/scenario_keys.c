@@ -97,11 +97,12 @@ const scenario_key nicsim_keys[] = {
     { "driver", "rs_every",         SCN_UINT,   "1",         "1",    "4096",    NULL, "request status (RS) on every Nth packet" },
     { "driver", "tx_rs",            SCN_ENUM,   "packets",   NULL,   NULL,      "packets|index", "82599 RS placement: packets = every rs_every-th packet and the newest before each tail write (Linux, ixy with rs_every 1); index = descriptors whose index + 1 is a multiple of rs_every, nothing else (DPDK's simple TX, tx_rs_thresh)" },
     { "driver", "tx_clean_batch",   SCN_UINT,   "0",         "0",    "4096",    NULL, "82599 TX reclaim in whole batches of this many descriptors, by the DD of each batch's last (ixy: 32; needs RS on every packet); 0 = by every RS descriptor" },
-    { "driver", "tx_clean",         SCN_ENUM,   "poll",      NULL,   NULL,      "poll|xmit", "router TX reclaim: poll = every NAPI round; xmit = the transmit path, when fewer than tx_clean_thresh descriptors are free" },
+    { "driver", "tx_clean",         SCN_ENUM,   "poll",      NULL,   NULL,      "poll|xmit|napi", "TX reclaim: poll = every NAPI round (router; pktgen: after each TX interrupt); xmit = the transmit path, when fewer than tx_clean_thresh descriptors are free; napi = pktgen on an 82599 as Linux 3.18 ixgbe: the combined NAPI poll an interrupt schedules cleans at most 256 packets, the queue stops below 21 free descriptors and wakes at 42, moderation by driver.rx_usecs, WTHRESH by ixgbe's rule (docs/pktgen-napi.md)" },
     { "driver", "tx_clean_thresh",  SCN_UINT,   "32",        "0",    "4096",    NULL, "reclaim when fewer descriptors are free" },
     { "driver", "tidv",             SCN_UINT,   "8",         "0",    "65535",   NULL, "TIDV, 1.024 us units (Linux: 8)" },
     { "driver", "tadv",             SCN_UINT,   "32",        "0",    "65535",   NULL, "TADV, 1.024 us units (Linux: 32)" },
     { "driver", "itr",              SCN_UINT,   "195",       "0",    "65535",   NULL, "ITR, 256 ns units (195 = 20000 interrupts/s, Linux's start)" },
+    { "driver", "rx_usecs",         SCN_UINT,   "1",         "0",    "1022",    NULL, "with driver.tx_clean = napi: ethtool -C rx-usecs of Linux ixgbe (late 2014): 0 = no moderation, 1 = dynamic ITR (Linux's default), 2..1022 = a fixed interval (odd values act as the even one below)" },
     { "driver", "eitr_us",          SCN_UINT,   "0",         "0",    "1022",    NULL, "82599 EITR(0) interval, us (ethtool -C rx-usecs; 0 = no throttling); with WTHRESH > 0 it also flushes batched write-backs" },
 
     { "pktgen", "ports",            SCN_ENUM,   "0",         NULL,   NULL,      "0|1|2|3|both|all", "ports that run pktgen, each on its own CPU (both = eth0 and eth1)" },

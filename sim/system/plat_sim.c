@@ -181,6 +181,13 @@ int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
     return which;
 }
 
+void plat_irq_msg(struct plat_dev *d)
+{
+    /* assertions before this call were levels, seen or not: not pending */
+    d->irq_msg = 1;
+    d->irq_taken = d->card ? d->card->nic.st.irq_asserts[d->func] : 0;
+}
+
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
     return plat_irq_wait_any(&d, 1, timeout_ns) == 0;

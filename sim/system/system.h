@@ -85,6 +85,10 @@ struct plat_dev {
     cpu *cpu;                   /* == &sc->c: its cost model */
     sim_card *card;
     int func;
+    /* plat_irq_msg: the function signals by message; its assertions up to
+     * irq_taken (the adapter's irq_asserts count) have been taken */
+    uint8_t irq_msg;
+    uint64_t irq_taken;
 };
 
 /* One Ethernet port: eth<index> is function index % 2 of card index / 2. */

@@ -224,12 +224,21 @@ struct irq_set {
     int n;
 };
 
+/* A handle's interrupt as its CPU sees it: the line, or (plat_irq_msg) an
+ * assertion since the CPU last took one, which the line may have dropped
+ * again (an auto-cleared cause signals with a one-cycle pulse: a message). */
+static int irq_seen(const struct plat_dev *d)
+{
+    const nic_adapter *a = &d->card->nic;
+    return nic_adapter_irq(a, d->func) || (d->irq_msg && a->st.irq_asserts[d->func] != d->irq_taken);
+}
+
 static int irq_any(nicsim_system *sys, void *ctx)
 {
     (void)sys;
     const struct irq_set *set = ctx;
     for (int i = 0; i < set->n; i++)
-        if (nic_adapter_irq(&set->d[i]->card->nic, set->d[i]->func))
+        if (irq_seen(set->d[i]))
             return 1;
     return 0;
 }
@@ -244,8 +253,11 @@ ps_t system_irq_wait_any(nicsim_system *sys, sim_cpu *self, struct plat_dev *con
     int seen = irq_any(sys, &set) || advance_for(sys, self, deadline, irq_any, &set);
     *which = -1;
     for (int i = 0; seen && i < n; i++)
-        if (nic_adapter_irq(&d[i]->card->nic, d[i]->func)) {
+        if (irq_seen(d[i])) {
             *which = i;
+            /* taken: every message so far is one interrupt (the local APIC
+             * holds one pending bit per vector) */
+            d[i]->irq_taken = d[i]->card->nic.st.irq_asserts[d[i]->func];
             break;
         }
     return !seen ? deadline : sys->s.now > from ? sys->s.now : from;

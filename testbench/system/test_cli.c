@@ -953,6 +953,79 @@ static void test_ixgbe_pktgen_runs(void)
     proc_free(&p);
 }
 
+/* pktgen on the 82599 with ixgbe's combined NAPI poll
+ * (ixgbe-pktgen-napi.ini, 2 ms of traffic): the report's NAPI table and
+ * the JSON "napi" object show interrupts taken (the vector's handler ran
+ * for every one the CPU took, each followed by at least one poll), queue
+ * stops matched by wakes, the dynamic ITR climbing from 200 (bulk TX) and
+ * one tail write per packet at burst 1; rx-usecs 0 gives WTHRESH 1, no ITR
+ * and an interrupt every few packets; two runs are identical; and the keys
+ * the mode derives itself are refused, as is the mode off the 82599. */
+static void test_ixgbe_pktgen_napi(void)
+{
+    const char *dir = make_tmpdir();
+    char *out[2];
+    for (int k = 0; k < 2; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d.json", k);
+        const char *json_path = path_in(dir, name);
+        proc p;
+        RUN(&p, "run", "testbench/scenarios/ixgbe-pktgen-napi.ini", "pktgen.duration_us=2000", "--json",
+            (char *)json_path);
+        require_ok(&p);
+        CHECK(strstr(p.out, "NAPI and queue stops") != NULL, "%s: no NAPI table in the report", p.cmd);
+        proc_free(&p);
+        cJSON *j = load_json(json_path);
+        double irqs = jnum(j, "ports/0/napi/irqs", json_path), handled = jnum(j, "ports/0/irqs_handled", json_path);
+        double polls = jnum(j, "ports/0/napi/polls", json_path), stops = jnum(j, "ports/0/napi/queue_stops", json_path);
+        double wakes = jnum(j, "ports/0/napi/queue_wakes", json_path), sent = jnum(j, "ports/0/pktgen_sent", json_path);
+        CHECK(irqs > 10 && irqs == handled, "%s: %g vector interrupts, %g handled", json_path, irqs, handled);
+        CHECK(polls >= irqs, "%s: %g polls for %g interrupts", json_path, polls, irqs);
+        CHECK(stops > 0 && (wakes == stops || wakes + 1 == stops), "%s: %g queue stops, %g wakes", json_path, stops,
+              wakes);
+        CHECK(jnum(j, "ports/0/napi/itr_first", json_path) == 200, "%s: the dynamic ITR does not start at 200",
+              json_path);
+        CHECK(jnum(j, "ports/0/napi/itr_max", json_path) > 200, "%s: the ITR never rose (bulk TX)", json_path);
+        CHECK(jnum(j, "ports/0/napi/wthresh", json_path) == 8, "%s: WTHRESH is not 8 at ITR 200", json_path);
+        CHECK(jnum(j, "ports/0/napi/tdt_writes_per_packet", json_path) == 1, "%s: not one tail write per packet",
+              json_path);
+        CHECK(sent > 1000 && jnum(j, "ports/0/pktgen_reclaimed", json_path) == sent,
+              "%s: %g sent, not all reclaimed", json_path, sent);
+        const cJSON *c = jget(j, "complete");
+        CHECK(c && cJSON_IsTrue(c), "%s: \"complete\" is not true", json_path);
+        cJSON_Delete(j);
+        out[k] = json_without_wall(json_path);
+    }
+    check_identical(out, "82599 NAPI");
+
+    /* no moderation: WTHRESH 1, an interrupt per completed packet or so */
+    const char *json0 = path_in(dir, "u0.json");
+    proc p;
+    RUN(&p, "run", "testbench/scenarios/ixgbe-pktgen-napi.ini", "pktgen.duration_us=500", "driver.rx_usecs=0",
+        "--json", (char *)json0);
+    require_ok(&p);
+    proc_free(&p);
+    cJSON *j = load_json(json0);
+    CHECK(jnum(j, "ports/0/napi/wthresh", json0) == 1, "%s: WTHRESH is not 1 without moderation", json0);
+    CHECK(jnum(j, "ports/0/napi/irqs", json0) * 4 > jnum(j, "ports/0/pktgen_sent", json0),
+          "%s: fewer than one interrupt per 4 packets without moderation", json0);
+    CHECK(jnum(j, "ports/0/napi/itr_max", json0) == 0, "%s: an ITR without moderation", json0);
+    cJSON_Delete(j);
+
+    RUN(&p, "run", "testbench/scenarios/ixgbe-pktgen-napi.ini", "driver.eitr_us=30");
+    CHECK(p.status == 2 && strstr(p.err, "driver.eitr_us: not used with driver.tx_clean = napi"),
+          "%s: exit status %d, stderr:\n%s", p.cmd, p.status, p.err);
+    proc_free(&p);
+    RUN(&p, "run", "testbench/scenarios/ixgbe-pktgen-2014.ini", "driver.rx_usecs=30");
+    CHECK(p.status == 2 && strstr(p.err, "driver.rx_usecs: only used with driver.tx_clean = napi"),
+          "%s: exit status %d, stderr:\n%s", p.cmd, p.status, p.err);
+    proc_free(&p);
+    RUN(&p, "run", "testbench/scenarios/e1000-pktgen.ini", "driver.tx_clean=napi");
+    CHECK(p.status == 2 && strstr(p.err, "needs nic.model = 82599"), "%s: exit status %d, stderr:\n%s", p.cmd,
+          p.status, p.err);
+    proc_free(&p);
+}
+
 /* Faulty-device mode (fault.kinds=all): the sink on the 82599 and on the
  * 82546 gets RX write-backs with bogus lengths, DD on descriptors the device
  * never wrote and stale write-backs repeated; the run completes (exit 0),
@@ -2283,6 +2356,7 @@ static void register_suites(void)
         { "TwoPortsTwoCpus", test_two_ports_two_cpus },
         { "RouterRunsAndIsDeterministic", test_router_runs_and_is_deterministic },
         { "IxgbePktgenRuns", test_ixgbe_pktgen_runs },
+        { "IxgbePktgenNapi", test_ixgbe_pktgen_napi },
         { "ValidateJsonRows", test_validate_json_rows },
         { "LimitWireFor82546Pktgen", test_limit_wire_for_82546_pktgen },
         { "Ixgbe64ByteNeedsTxPrefetch", test_ixgbe_needs_tx_prefetch },

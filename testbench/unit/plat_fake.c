@@ -343,6 +343,22 @@ static int irq_pending(const struct plat_dev *d)
     return (d->regs[E1000_ICR / 4] & d->regs[E1000_IMS / 4]) != 0;
 }
 
+void plat_irq_msg(struct plat_dev *d)
+{
+    d->irq_msg = 1;
+}
+
+/* An interrupt taken by message on the 82599 fake: the causes in EIAC
+ * clear and the mask bits in EIAM (or EIAM_EX(0)) drop, as the hardware
+ * does when it signals (rtl/ixgbe_intr.v). */
+static void msg_taken(struct plat_dev *d)
+{
+    if (!d->irq_msg || !d->ix.on)
+        return;
+    d->regs[IXGBE_EICR / 4] &= ~d->regs[IXGBE_EIAC / 4];
+    d->regs[IXGBE_EIMS / 4] &= ~(d->regs[IXGBE_EIAM / 4] | d->regs[IXGBE_EIAM_EX(0) / 4]);
+}
+
 static int wait_result(struct plat_dev *d, int pending, uint64_t timeout_ns)
 {
     if (pending) {
@@ -356,7 +372,10 @@ static int wait_result(struct plat_dev *d, int pending, uint64_t timeout_ns)
 int plat_irq_wait(struct plat_dev *d, uint64_t timeout_ns)
 {
     wait_side_effects(d);
-    return wait_result(d, irq_pending(d), timeout_ns);
+    int pending = irq_pending(d);
+    if (pending)
+        msg_taken(d);
+    return wait_result(d, pending, timeout_ns);
 }
 
 int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
@@ -369,8 +388,10 @@ int plat_irq_wait_any(struct plat_dev *const *d, int n, uint64_t timeout_ns)
     for (int i = 0; i < n; i++)
         wait_side_effects(d[i]);
     for (int i = 0; i < n; i++)
-        if (irq_pending(d[i]))
+        if (irq_pending(d[i])) {
+            msg_taken(d[i]);
             return wait_result(d[0], 1, timeout_ns) ? i : -1;
+        }
     wait_result(d[0], 0, timeout_ns);
     return -1;
 }

@@ -132,6 +132,8 @@ struct plat_dev {
     /* time */
     uint64_t now_ns;
     uint64_t irq_latency_ns;    /* time an irq_wait that sees the interrupt takes */
+    int irq_msg;                /* plat_irq_msg was called: an 82599 interrupt taken
+                                   clears the EIAC causes and the EIAM mask bits */
 
     /* named costs */
     struct { char name[32]; uint64_t ns; uint64_t count; } cost[FAKE_MAX_COSTS];
