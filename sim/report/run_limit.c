@@ -137,6 +137,13 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
             l->lost += off > sp->cnt.gprc ? off - sp->cnt.gprc : 0;
         }
         l->tx_full += sp->app.tx_full;
+        l->tx_stopped += sp->app.stopped_waits;
+        ps_t end = traffic_end(sys);
+        if (end > sys->traffic_t) {
+            double st = (double)sp->app.stopped_ns * 1e3 / (double)(end - sys->traffic_t);
+            if (st > l->tx_stopped_share)
+                l->tx_stopped_share = st;
+        }
     }
     int lossy = l->offered && (double)l->lost >= LOSS_MIN * (double)l->offered;
     if (l->wire_port >= 0 && l->wire_busy >= SATURATED) {
@@ -154,7 +161,10 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     } else if (l->offered) {
         l->kind = LIMIT_OFFERED;
         snprintf(l->what, sizeof l->what, "the link partners' rate");
-    } else if (l->tx_full) {
+    } else if (l->tx_full || l->tx_stopped) {
+        /* a sender that waits for descriptors the NIC has sent but the
+         * driver has not yet reclaimed (pktgen's retries on a stopped queue
+         * while the NAPI poll is not due) is held by its TX ring */
         l->kind = LIMIT_TX_RING;
         snprintf(l->what, sizeof l->what, "TX descriptors");
     } else if (l->cpu >= 0 && l->cpu_busy >= CPU_SATURATED) {
@@ -186,6 +196,9 @@ void run_limit_print(FILE *f, const run_limit *l)
         fprintf(f, "  %-9s %llu of %llu offered frames not received (%.1f%%)\n", "input", (unsigned long long)l->lost,
                 (unsigned long long)l->offered, 100.0 * (double)l->lost / (double)l->offered);
     fprintf(f, "  %-9s %llu transmit attempts found the TX ring full\n", "tx ring", (unsigned long long)l->tx_full);
+    if (l->tx_stopped)
+        fprintf(f, "  %-9s queue found stopped %llu times, stopped %.1f%% of the traffic time\n", "tx queue",
+                (unsigned long long)l->tx_stopped, 100 * l->tx_stopped_share);
     if (l->txd_every_ns > 0)
         fprintf(f, "  %-9s %s: a descriptor fetch every %.0f ns, %.0f ns each\n", "txd fetch",
                 report_ifname(l->wire_port), l->txd_every_ns, l->txd_fetch_ns);
@@ -218,6 +231,8 @@ cJSON *run_limit_json(const run_limit *l)
     cJSON_AddNumberToObject(o, "offered", (double)l->offered);
     cJSON_AddNumberToObject(o, "lost", (double)l->lost);
     cJSON_AddNumberToObject(o, "tx_full", (double)l->tx_full);
+    cJSON_AddNumberToObject(o, "tx_stopped", (double)l->tx_stopped);
+    cJSON_AddNumberToObject(o, "tx_stopped_share", l->tx_stopped_share);
     cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");
     cJSON_AddNumberToObject(t, "every_ns", l->txd_every_ns);
     cJSON_AddNumberToObject(t, "fetch_ns", l->txd_fetch_ns);

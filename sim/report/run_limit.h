@@ -54,6 +54,11 @@ typedef struct run_limit {
     uint64_t offered, lost;     /* frames link partners sent, and those not received */
     /* output */
     uint64_t tx_full;           /* transmit attempts that found a TX ring full */
+    uint64_t tx_stopped;        /* times a sender found its queue stopped by the driver
+                                   (Linux's netif_stop_queue: fewer free descriptors than
+                                   a frame may need) and retried */
+    double tx_stopped_share;    /* the most any port's queue was stopped, as a share of
+                                   the traffic time */
     /* the busiest TX port's descriptor fetches */
     double txd_fetch_ns, txd_every_ns;
 } run_limit;

@@ -993,6 +993,15 @@ static void test_ixgbe_pktgen_napi(void)
               "%s: %g sent, not all reclaimed", json_path, sent);
         const cJSON *c = jget(j, "complete");
         CHECK(c && cJSON_IsTrue(c), "%s: \"complete\" is not true", json_path);
+        /* the queue was stopped between polls: the ring, not the CPU or the
+         * wire, held the rate, and the verdict says so with its evidence */
+        const cJSON *res = jget(j, "limit/resource");
+        CHECK(res && cJSON_IsString(res) && !strcmp(res->valuestring, "tx-ring"), "%s: limit is %s, not tx-ring",
+              json_path, res && cJSON_IsString(res) ? res->valuestring : "missing");
+        CHECK(jnum(j, "limit/tx_stopped", json_path) == stops, "%s: the limit's stop count is not the queue's",
+              json_path);
+        CHECK(jnum(j, "limit/tx_stopped_share", json_path) > 0.1, "%s: the queue was stopped under 10%% of the time",
+              json_path);
         cJSON_Delete(j);
         out[k] = json_without_wall(json_path);
     }
