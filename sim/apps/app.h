@@ -44,6 +44,12 @@ typedef struct app_port_stats {
     uint64_t irqs;              /* interrupts its handler took for the port */
     uint64_t tx_full;           /* transmit attempts that found its TX ring full (the app
                                    waited, retried or dropped the frame) */
+    /* A polling receiver (l3fwd, fwd): its RX polls that returned frames and
+     * the most one poll may return.  A CPU that cannot keep up finds a
+     * backlog, so every such poll returns a whole batch; polls that return
+     * less while input is lost mean the frames never reached the ring. */
+    uint64_t rx_polls_nonempty;
+    unsigned rx_batch;
     /* A generator's queue driven by its driver's NAPI vector (Linux 3.18
      * ixgbe): napi is 1 and the fields below are set */
     int napi;

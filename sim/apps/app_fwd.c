@@ -121,7 +121,9 @@ static void port_stats(const void *st, int i, app_port_stats *s)
     struct fwd_port_report r;
     app_fwd_report_of(st, i, &r);
     *s = (app_port_stats){ .sent = r.app.tx, .reclaimed = r.tx_reclaimed, .received = r.app.rx,
-                           .consumed = r.app.tx_full, .tx_full = r.app.tx_full };
+                           .consumed = r.app.tx_full, .tx_full = r.app.tx_full,
+                           .rx_polls_nonempty = r.app.rx_polls - r.app.rx_empty,
+                           .rx_batch = ((const struct fwd_app *)st)->fwd.opts.batch };
 }
 
 static double per(uint64_t n, uint64_t pkts)

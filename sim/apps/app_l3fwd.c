@@ -132,8 +132,10 @@ static void down(void *st)
 static void port_stats(const void *st, int i, app_port_stats *s)
 {
     const struct l3fwd_app *a = st;
-    *s = (app_port_stats){ .received = a->up ? a->fwd.stats[i].rx : 0,
-                           .tx_full = a->up ? a->fwd.stats[i].drop_ring_full : 0 };
+    const struct l3fwd_port_stats *ps = &a->fwd.stats[i];
+    *s = (app_port_stats){ .received = a->up ? ps->rx : 0, .tx_full = a->up ? ps->drop_ring_full : 0,
+                           .rx_polls_nonempty = a->up ? ps->rx_bursts - ps->rx_empty : 0,
+                           .rx_batch = a->fwd.opts.burst };
 }
 
 void app_l3fwd_totals_of(const void *st, app_l3fwd_totals *t)

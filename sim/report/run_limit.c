@@ -5,10 +5,12 @@
 
 #define SATURATED 0.95          /* a wire or bus this busy sets the rate */
 #define CPU_SATURATED 0.90      /* a CPU this busy has no time to spare */
+#define POLL_BACKLOG 0.90       /* a CPU that cannot keep up finds its rings backlogged:
+                                   whole batches on (almost) every poll */
 #define LOSS_MIN 0.005          /* input lost beyond measurement noise */
 
 static const char *const names[] = {
-    [LIMIT_WIRE] = "wire", [LIMIT_BUS] = "bus", [LIMIT_CPU] = "cpu", [LIMIT_RX_RING] = "rx-ring",
+    [LIMIT_WIRE] = "wire", [LIMIT_BUS] = "bus", [LIMIT_CPU] = "cpu", [LIMIT_RX_RING] = "rx-ring", [LIMIT_NIC] = "nic",
     [LIMIT_OFFERED] = "offered", [LIMIT_TX_RING] = "tx-ring", [LIMIT_NONE] = "none",
 };
 
@@ -129,8 +131,13 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     }
     busiest_wire(sys, l);
     busiest_bus(sys, l);
+    double polled = 0, poll_room = 0;
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
+        if (sp->app.rx_batch && sp->app.rx_polls_nonempty) {
+            polled += (double)sp->app.received;
+            poll_room += (double)sp->app.rx_polls_nonempty * sp->app.rx_batch;
+        }
         if (sp->gen) {
             uint64_t off = link_gen_frames(sp->gen);
             l->offered += off;
@@ -145,6 +152,7 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
                 l->tx_stopped_share = st;
         }
     }
+    l->poll_fill = poll_room > 0 ? polled / poll_room : -1;
     int lossy = l->offered && (double)l->lost >= LOSS_MIN * (double)l->offered;
     if (l->wire_port >= 0 && l->wire_busy >= SATURATED) {
         l->kind = LIMIT_WIRE;
@@ -152,6 +160,9 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     } else if (l->bus_card >= 0 && l->bus_busy >= SATURATED) {
         l->kind = LIMIT_BUS;
         name_bus(l, l->what, sizeof l->what);
+    } else if (lossy && l->cpu_busy >= CPU_SATURATED && l->poll_fill >= 0 && l->poll_fill < POLL_BACKLOG) {
+        l->kind = LIMIT_NIC;
+        snprintf(l->what, sizeof l->what, "the NICs' DMA: no RX backlog");
     } else if (lossy && l->cpu_busy >= CPU_SATURATED) {
         l->kind = LIMIT_CPU;
         snprintf(l->what, sizeof l->what, "CPU%d", l->cpu);
@@ -195,6 +206,9 @@ void run_limit_print(FILE *f, const run_limit *l)
     if (l->offered)
         fprintf(f, "  %-9s %llu of %llu offered frames not received (%.1f%%)\n", "input", (unsigned long long)l->lost,
                 (unsigned long long)l->offered, 100.0 * (double)l->lost / (double)l->offered);
+    if (l->poll_fill >= 0)
+        fprintf(f, "  %-9s the polls that returned frames returned %.1f%% of a batch on average\n", "rx polls",
+                100 * l->poll_fill);
     fprintf(f, "  %-9s %llu transmit attempts found the TX ring full\n", "tx ring", (unsigned long long)l->tx_full);
     if (l->tx_stopped)
         fprintf(f, "  %-9s queue found stopped %llu times, stopped %.1f%% of the traffic time\n", "tx queue",
@@ -231,6 +245,8 @@ cJSON *run_limit_json(const run_limit *l)
     cJSON_AddNumberToObject(o, "offered", (double)l->offered);
     cJSON_AddNumberToObject(o, "lost", (double)l->lost);
     cJSON_AddNumberToObject(o, "tx_full", (double)l->tx_full);
+    if (l->poll_fill >= 0)
+        cJSON_AddNumberToObject(o, "rx_poll_fill", l->poll_fill);
     cJSON_AddNumberToObject(o, "tx_stopped", (double)l->tx_stopped);
     cJSON_AddNumberToObject(o, "tx_stopped_share", l->tx_stopped_share);
     cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");

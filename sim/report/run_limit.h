@@ -10,6 +10,10 @@
  *   2. bus      a PCIe direction (or a PCI-X segment) is at least 95 % busy;
  *   3. cpu      input frames were lost (at least 0.5 % of those offered)
  *               and a CPU was at least 90 % busy: it could not keep up;
+ *      nic      the same, but a polling receiver's polls returned less than
+ *               a whole batch on average (under 90 %): the CPU found no
+ *               backlog, so the frames were lost before they reached the
+ *               RX ring (the card's packet buffers overflowed: its DMA);
  *   4. rx-ring  input frames were lost while no CPU was that busy: the
  *               NIC found no descriptor though the CPU had time (refill
  *               batching, write-back or interrupt latency);
@@ -30,6 +34,7 @@ typedef enum run_limit_kind {
     LIMIT_BUS,
     LIMIT_CPU,
     LIMIT_RX_RING,
+    LIMIT_NIC,
     LIMIT_OFFERED,
     LIMIT_TX_RING,
     LIMIT_NONE,
@@ -52,6 +57,8 @@ typedef struct run_limit {
     double bus_busy;
     /* input */
     uint64_t offered, lost;     /* frames link partners sent, and those not received */
+    double poll_fill;           /* polling receivers: frames per poll that returned any, as
+                                   a share of the batch (-1: no such receiver) */
     /* output */
     uint64_t tx_full;           /* transmit attempts that found a TX ring full */
     uint64_t tx_stopped;        /* times a sender found its queue stopped by the driver

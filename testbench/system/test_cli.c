@@ -2309,6 +2309,38 @@ static void test_fwd_forwards_both_ways(void)
     }
 }
 
+/* The run's limit tells a forwarder that cannot keep up (two cards: every
+ * poll finds a whole batch waiting, input lost: cpu) from one whose input
+ * is lost before it reaches the RX ring (one dual-port card at 3.3 GHz:
+ * the card's shared host interface, docs/fwd.md; the polls return about
+ * two thirds of a batch: nic). */
+static void test_fwd_limit_backlog(void)
+{
+    static const struct { const char *cards, *limit; } cases[] = { { "2", "cpu" }, { "1", "nic" } };
+    const char *dir = make_tmpdir();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char sys_cards[32], fwd_cards[32];
+        snprintf(sys_cards, sizeof sys_cards, "system.cards=%s", cases[c].cards);
+        snprintf(fwd_cards, sizeof fwd_cards, "fwd.cards=%s", cases[c].cards);
+        char *json = path_in(dir, cases[c].limit);
+        proc p;
+        RUN(&p, "run", FWD_SCENARIO, sys_cards, fwd_cards, "gen.count=20000", "--json", json);
+        require_ok(&p);
+        char line[64];
+        snprintf(line, sizeof line, "Limit: %s (", cases[c].limit);
+        CHECK(strstr(p.out, line) != NULL, "%s: the report does not say '%s'", p.cmd, line);
+        proc_free(&p);
+        cJSON *j = load_json(json);
+        const cJSON *res = jget(j, "limit/resource");
+        CHECK(cJSON_IsString(res) && !strcmp(res->valuestring, cases[c].limit), "%s: limit/resource is not %s",
+              json, cases[c].limit);
+        double fill = jnum(j, "limit/rx_poll_fill", json);
+        CHECK(*cases[c].limit == 'c' ? fill >= 0.9 : fill < 0.9, "%s: rx_poll_fill %.3f", json, fill);
+        CHECK(jnum(j, "limit/lost", json) > 0.005 * jnum(j, "limit/offered", json), "%s: no input lost", json);
+        cJSON_Delete(j);
+    }
+}
+
 /* Refused configurations: exit status 2 and a message that names where
  * the keys were set (the file's line of system.cards: "ixy-fwd.ini:N: "). */
 static void test_fwd_refusals(void)
@@ -2396,6 +2428,7 @@ static void register_suites(void)
     static const test_def fwd[] = {
         { "ForwardsBothWaysDeterministic", test_fwd_forwards_both_ways },
         { "Refusals", test_fwd_refusals },
+        { "LimitTellsCpuFromNic", test_fwd_limit_backlog },
     };
     static const test_def rings[] = {
         { "LargeRingsSendEveryPacket", test_ring_sizes_send_all },
