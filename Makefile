@@ -77,7 +77,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
-        fuzz-bounded bench clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
+        fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
@@ -466,6 +466,11 @@ check-san:
 l3fwd: deps
 	$(MAKE) all
 	$(BUILD)/nicsim l3fwd testbench/scenarios/l3fwd.ini --json $(BUILD)/l3fwd.json
+
+# the held-back experiments' sweeps and the tables of docs/predictions.md
+predictions: deps
+	$(MAKE) all
+	testbench/tools/predictions.sh $(BUILD)/predictions
 
 bench: deps
 	$(MAKE) all
