@@ -1,7 +1,10 @@
 /* The sweep's plot, drawn by gnuplot (Debian gnuplot-nox): the measured
  * transmit rate against the first swept key, one series per value of the
- * second key, and the wire-speed rate dashed; axes with units.  SVG or PNG
- * by the file's extension; written to PATH.tmp and renamed. */
+ * second key, and the wire-speed rate dashed; axes with units, key names
+ * as written (no gnuplot markup), a log2 x axis when the values are powers
+ * of two (ring sizes, bursts, batches), the legend outside the data and
+ * each point labelled with what limited its run.  SVG or PNG by the file's
+ * extension; written to PATH.tmp and renamed. */
 #include "sweep_out.h"
 #include "sweep_point.h"
 #include <errno.h>
@@ -38,6 +41,21 @@ static int numeric(const sweep_key *k)
     return 1;
 }
 
+/* Powers of two, at least three of them: a ring or batch sweep, whose
+ * points a linear axis would crowd at its left end. */
+static int powers_of_two(const sweep_key *k)
+{
+    if (k->n < 3)
+        return 0;
+    for (int i = 0; i < k->n; i++) {
+        char *end;
+        unsigned long long v = strtoull(k->vals[i], &end, 10);
+        if (!*k->vals[i] || *end || v == 0 || (v & (v - 1)))
+            return 0;
+    }
+    return 1;
+}
+
 static double num(const cJSON *pt, const char *name, int *ok)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(pt, name);
@@ -52,6 +70,8 @@ typedef struct plot {
     const sweep_spec *s;
     int png;                    /* else SVG */
     int xnum;                   /* the first key's values are numbers (else tic labels) */
+    int xlog2;                  /* ... and powers of two: a log2 axis */
+    char xtics[1024];           /* then a tic at each value */
     long nseries;
     char labels[64][256];
     char dir[24], data[64], log[64], tmp[4200];
@@ -104,9 +124,9 @@ static void series_labels(plot *pl)
     }
 }
 
-/* One gnuplot data block per series: x, measured kpps, wire kpps.  A
- * non-numeric x is the point's index and its value (for xtic); a failed
- * point is NaN, a gap in the line. */
+/* One gnuplot data block per series: x, measured kpps, wire kpps, the
+ * run's limit.  A non-numeric x is the point's index and its value (for
+ * xtic); a failed point is NaN, a gap in the line. */
 static void write_plot_data(FILE *d, const plot *pl, cJSON *const *pts)
 {
     const sweep_spec *s = pl->s;
@@ -122,32 +142,42 @@ static void write_plot_data(FILE *d, const plot *pl, cJSON *const *pts)
                 fprintf(d, "%s ", xv);
             else
                 fprintf(d, "%ld \"%s\" ", i, xv);
+            const cJSON *lim = cJSON_GetObjectItemCaseSensitive(pts[i], "limit");
             if (ok1 && ok2)
-                fprintf(d, "%.6f %.6f\n", pps / 1e3, wire / 1e3);
+                fprintf(d, "%.6f %.6f \"%s\"\n", pps / 1e3, wire / 1e3,
+                        cJSON_IsString(lim) ? lim->valuestring : "");
             else
-                fprintf(d, "NaN NaN\n");   /* a failed point: a gap */
+                fprintf(d, "NaN NaN \"\"\n");   /* a failed point: a gap */
         }
         fprintf(d, "\n\n");
     }
 }
 
-/* The gnuplot program: the terminal, axes with units, a line per series,
- * and the wire speed dashed (from series 0's data block). */
+/* The gnuplot program: the terminal, axes with units, a line per series
+ * with each point's limit above it, and the wire speed dashed (from series
+ * 0's data block); the legend right of the plot, clear of every line. */
 static void write_gnuplot_script(FILE *g, const plot *pl)
 {
     const sweep_key *kx = &pl->s->keys[0];
     fprintf(g, "set terminal %s size 900,560 font \"sans,11\"\n", pl->png ? "pngcairo" : "svg dynamic");
     fprintf(g, "set output '%s'\n", pl->tmp);
     const char *u = unit_of(kx->name);
-    fprintf(g, "set xlabel '%s%s%s%s'\n", kx->name, u ? " (" : "", u ? u : "", u ? ")" : "");
-    fprintf(g, "set ylabel 'transmitted (kpps)'\nset grid\nset key top right box opaque\nset yrange [0:*]\n");
+    fprintf(g, "set xlabel '%s%s%s%s' noenhanced\n", kx->name, u ? " (" : "", u ? u : "", u ? ")" : "");
+    fprintf(g, "set ylabel 'transmitted (kpps)'\nset grid\nset key outside right top box\nset yrange [0:*]\n");
+    /* room at the ends for the first and last points and their labels */
+    fprintf(g, "set offsets graph 0.04, graph 0.04, graph 0.08, 0\n");
+    if (pl->xlog2)
+        fprintf(g, "set logscale x 2\nset xtics (%s)\n", pl->xtics);
     fprintf(g, "set title '%s' noenhanced\n", pl->s->scenario);
     const char *xcol = pl->xnum ? "1" : "1:xtic(2)";
     int ycol = pl->xnum ? 2 : 3;
     fprintf(g, "plot ");
-    for (long sr = 0; sr < pl->nseries; sr++)
+    for (long sr = 0; sr < pl->nseries; sr++) {
         fprintf(g, "'%s' index %ld using %s:%d with linespoints pt 7 title '%s' noenhanced, ", pl->data, sr, xcol,
                 ycol, pl->labels[sr]);
+        fprintf(g, "'%s' index %ld using %s:%d:%d with labels offset 0,0.8 font ',8' tc rgb 'gray30' noenhanced "
+                "notitle, ", pl->data, sr, "1", ycol, ycol + 2);
+    }
     fprintf(g, "'%s' index 0 using %s:%d with lines dt 2 lc rgb 'gray40' title 'wire speed'\n", pl->data, xcol,
             ycol + 1);
 }
@@ -200,6 +230,9 @@ int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *e
     if (plot_make_dir(&pl, path, err, errlen) != 0)
         return -1;
     pl.xnum = numeric(&s->keys[0]);
+    pl.xlog2 = pl.xnum && powers_of_two(&s->keys[0]);
+    for (int i = 0, l = 0; pl.xlog2 && i < s->keys[0].n && l < (int)sizeof pl.xtics; i++)
+        l += snprintf(pl.xtics + l, sizeof pl.xtics - (size_t)l, "%s%s", i ? ", " : "", s->keys[0].vals[i]);
     FILE *d = fopen(pl.data, "w");
     /* a series per combination of the other keys' values (the first key
      * varies slowest, so point i belongs to series i % nseries) */
