@@ -989,6 +989,9 @@ static void test_ixgbe_pktgen_napi(void)
         CHECK(jnum(j, "ports/0/napi/wthresh", json_path) == 8, "%s: WTHRESH is not 8 at ITR 200", json_path);
         CHECK(jnum(j, "ports/0/napi/tdt_writes_per_packet", json_path) == 1, "%s: not one tail write per packet",
               json_path);
+        /* the port's own count (the 82599's was 0 before: issue 22) */
+        CHECK(jnum(j, "ports/0/tdt_writes", json_path) == sent, "%s: ports/0/tdt_writes is not one per packet sent",
+              json_path);
         CHECK(sent > 1000 && jnum(j, "ports/0/pktgen_reclaimed", json_path) == sent,
               "%s: %g sent, not all reclaimed", json_path, sent);
         const cJSON *c = jget(j, "complete");
