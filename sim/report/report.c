@@ -344,9 +344,12 @@ static void print_buses(FILE *f, const nicsim_system *sys)
 static void print_cpu_cycles(FILE *f, const nicsim_system *sys, int i)
 {
     const cpu *c = &sys->cpu[i].c;
-    fprintf(f, "\nCPU%d (%g MHz, %s on %s%s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
-            sys->app->name, report_ifname(sys->cpu[i].ports[0]->index),
-            sys->cpu[i].nports > 1 ? "..." : "", (unsigned long long)c->packets);
+    char ports[SYS_MAX_PORTS * 8] = "";
+    for (int k = 0, l = 0; k < sys->cpu[i].nports && l < (int)sizeof ports; k++)
+        l += snprintf(ports + l, sizeof ports - (size_t)l, "%s%s", k ? ", " : "",
+                      report_ifname(sys->cpu[i].ports[k]->index));
+    fprintf(f, "\nCPU%d (%g MHz, %s on %s): cycles per packet over %llu packets\n", c->id, c->prof.mhz,
+            sys->app->name, ports, (unsigned long long)c->packets);
     for (int k = 0; k < CPU_CATS; k++) {
         if (k == CPU_CAT_IDLE)
             continue;
