@@ -44,6 +44,8 @@ int cmd_run(const cli *c);
 int cmd_sweep(const cli *c);
 int cmd_bench(const cli *c);
 int cmd_validate(const cli *c);
+/* nicsim keys [SECTION] */
+int cmd_keys(const cli *c);
 int cmd_buscalc(const cli *c);
 int cmd_l3fwd(const cli *c);
 int cmd_merge(const cli *c);

@@ -77,8 +77,10 @@ static const char usage[] =
     "      work, DMA memory, tail writes), route-table entries read and tail writes\n"
     "      per packet that explain it.  The JSON is {\"rows\": [{\"pattern\",\n"
     "      \"scalar_pps\", \"multi_pps\", \"diff_pct\", ...}]}.\n"
-    "  nicsim keys\n"
-    "      List every scenario key with its type, default, range and meaning.\n"
+    "  nicsim keys [SECTION]\n"
+    "      List every scenario key (or SECTION's) with its type, default, range and\n"
+    "      meaning, wrapped to the terminal's width ($COLUMNS, else 80 when not a\n"
+    "      terminal).\n"
     "\n"
     "Sizes are Ethernet frame sizes including the 4-byte FCS (64..1518).\n"
     "Exit status: 0 success, 1 the simulation failed, 2 bad command line or scenario.\n";
@@ -183,8 +185,7 @@ int main(int argc, char **argv)
     }
     int rc;
     if (!strcmp(c.cmd, "keys")) {
-        scenario_print_schema(stdout, nicsim_keys, nicsim_n_keys);
-        rc = 0;
+        rc = cmd_keys(&c);
     } else if (!strcmp(c.cmd, "validate")) {
         rc = cmd_validate(&c);
     } else if (!strcmp(c.cmd, "buscalc")) {

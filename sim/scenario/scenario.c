@@ -706,8 +706,54 @@ const char *scenario_path(const scenario *s)
     return s->path;
 }
 
-void scenario_print_schema(FILE *f, const scenario_key *schema, size_t n)
+/* Text from s printed as lines of at most width columns after an indent
+ * of ind spaces, broken at spaces or after '|' (a list of choices); a word
+ * longer than the line stays whole. */
+static void print_wrapped(FILE *f, const char *s, int ind, int width)
 {
+    int room = width - ind > 20 ? width - ind : 20;
+    while (*s) {
+        int n = (int)strlen(s), cut = n;
+        if (n > room) {
+            cut = 0;
+            for (int i = 1; i <= room; i++)
+                if (s[i] == ' ' || s[i - 1] == '|')
+                    cut = i;
+            if (!cut)   /* one long word: up to its end */
+                for (cut = room; s[cut] && s[cut] != ' '; cut++)
+                    ;
+        }
+        fprintf(f, "%*s%.*s\n", ind, "", cut, s);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+/* One key in the wrapped form: "  key  type, default D" and its range or
+ * choices and meaning under it. */
+static void print_key_wrapped(FILE *f, const scenario_key *k, int width)
+{
+    char range[128] = "", text[1024];
+    if (k->type == SCN_ENUM)
+        snprintf(range, sizeof range, "one of %s", k->choices);
+    else if (k->min || k->max) {
+        char r[96];
+        range_text(k, r, sizeof r);
+        snprintf(range, sizeof range, "range %s", r);
+    }
+    fprintf(f, "  %s  %s, default %s\n", k->key, type_name(k->type), *k->def ? k->def : "\"\"");
+    snprintf(text, sizeof text, "%s%s%s", range, *range && k->help ? ". " : "", k->help ? k->help : "");
+    print_wrapped(f, text, 6, width);
+}
+
+int scenario_print_schema(FILE *f, const scenario_key *schema, size_t n, const char *section, int width)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++)
+        shown += !section || !strcmp(schema[i].section, section);
+    if (!shown)
+        return -1;
     /* Column widths over the whole schema so every section lines up. */
     int wk = 3, wd = 7, wr = 5;
     char range[128];
@@ -725,19 +771,24 @@ void scenario_print_schema(FILE *f, const scenario_key *schema, size_t n)
         l = (int)strlen(range);
         wr = l > wr ? l : wr;
     }
-    fprintf(f, "  %-*s  %-6s  %-*s  %-*s  %s\n", wk, "key", "type", wd, "default",
-            wr, "range", "meaning");
+    int printed = 0;    /* sections so far: a blank line between two in the wrapped form */
+    if (width <= 0)
+        fprintf(f, "  %-*s  %-6s  %-*s  %-*s  %s\n", wk, "key", "type", wd, "default", wr, "range", "meaning");
     for (size_t i = 0; i < n; i++) {
         size_t j = 0; /* each section once, at its first appearance */
         while (j < i && strcmp(schema[j].section, schema[i].section))
             j++;
-        if (j < i)
+        if (j < i || (section && strcmp(schema[i].section, section)))
             continue;
-        fprintf(f, "[%s]\n", schema[i].section);
+        fprintf(f, "%s[%s]\n", width > 0 && printed++ ? "\n" : "", schema[i].section);
         for (size_t m = i; m < n; m++) {
             const scenario_key *k = &schema[m];
             if (strcmp(k->section, schema[i].section))
                 continue;
+            if (width > 0) {
+                print_key_wrapped(f, k, width);
+                continue;
+            }
             range[0] = '\0';
             if (k->type == SCN_ENUM)
                 snprintf(range, sizeof range, "%s", k->choices);
@@ -748,4 +799,5 @@ void scenario_print_schema(FILE *f, const scenario_key *schema, size_t n)
                     k->help ? k->help : "");
         }
     }
+    return 0;
 }

@@ -93,8 +93,11 @@ void scenario_where(const scenario *s, const char *section, const char *key, cha
 /* The file path given to scenario_load, or NULL. */
 const char *scenario_path(const scenario *s);
 
-/* The schema as help text: one block per section, one line per key with its
- * type, default, range or choices, and help. */
-void scenario_print_schema(FILE *f, const scenario_key *schema, size_t n);
+/* The schema as help text, one block per section (only section's when it
+ * is not NULL): with width 0 one line per key with its type, default,
+ * range or choices, and help; else each key's name, type and default on a
+ * line and its range and help under it, wrapped to width columns.  0, or
+ * -1 (nothing printed) when no key is in section. */
+int scenario_print_schema(FILE *f, const scenario_key *schema, size_t n, const char *section, int width);
 
 #endif

@@ -1631,6 +1631,22 @@ static void test_keys_cover_scenario(void)
     proc p;
     RUN(&p, "keys");
     require_ok(&p);
+    /* the listing starts with its first section: a newline in front makes
+     * every section's header "\n[name]\n" */
+    size_t olen = strlen(p.out);
+    char *listing = malloc(olen + 2);
+    REQUIRE(listing != NULL, "out of memory");
+    listing[0] = '\n';
+    memcpy(listing + 1, p.out, olen + 1);
+    free(p.out);
+    p.out = listing;
+    /* wrapped to 80 columns when stdout is no terminal and COLUMNS is unset */
+    if (!getenv("COLUMNS"))
+        for (const char *l = p.out + 1, *e; *l; l = e + 1) {
+            e = strchr(l, '\n');
+            REQUIRE(e != NULL, "`nicsim keys`: the last line has no newline");
+            CHECK(e - l <= 80, "`nicsim keys`: a line of %d characters: %.*s", (int)(e - l), (int)(e - l), l);
+        }
     char *ini = slurp(SCENARIO, NULL);
     REQUIRE(ini != NULL, "%s: cannot read (the tests run from the repository root)", SCENARIO);
     char section[64] = "";
@@ -1673,6 +1689,17 @@ static void test_keys_cover_scenario(void)
     free(ini);
     CHECK(n_sections >= 7, "%s: only %d sections found", SCENARIO, n_sections);
     CHECK(n_keys >= 10, "%s: only %d keys found", SCENARIO, n_keys);
+    proc_free(&p);
+
+    /* one section: only its block; an unknown one: exit 2, the sections named */
+    RUN(&p, "keys", "gen");
+    require_ok(&p);
+    CHECK(!strncmp(p.out, "[gen]\n", 6) && !strstr(p.out, "\n["), "`nicsim keys gen` is not [gen] alone:\n%s", p.out);
+    CHECK(strstr(p.out, "\n  kpps  double, default") != NULL, "`nicsim keys gen` does not list kpps:\n%s", p.out);
+    proc_free(&p);
+    RUN(&p, "keys", "nosuch");
+    CHECK(p.status == 2 && !*p.out && strstr(p.err, "no section [nosuch]") && strstr(p.err, " driver "),
+          "`nicsim keys nosuch`: exit %d, stderr: %s", p.status, p.err);
     proc_free(&p);
 }
 

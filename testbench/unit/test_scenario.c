@@ -477,7 +477,7 @@ static void test_print_schema(void)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    scenario_print_schema(f, schema, NKEYS);
+    CU_ASSERT_EQUAL(scenario_print_schema(f, schema, NKEYS, NULL, 0), 0);
     fclose(f);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "[system]\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "[nic]\n"));
@@ -495,6 +495,30 @@ static void test_print_schema(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "82546|82599"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"\"")); /* the empty default is visible */
     CU_ASSERT(strstr(buf, "[nic]") < ring);
+    free(buf);
+}
+
+/* One section, wrapped: only [nic]'s keys, no line over the width, every
+ * key's help there; an unknown section prints nothing and says so. */
+static void test_print_schema_section_wrapped(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(scenario_print_schema(f, schema, NKEYS, "nic", 40), 0);
+    CU_ASSERT_EQUAL(scenario_print_schema(f, schema, NKEYS, "nosuch", 40), -1);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "[nic]\n"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "[system]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  ring  uint, default 256\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "range [8, 4096]"));
+    for (const char *l = buf; *l;) {
+        const char *e = strchr(l, '\n');
+        CU_ASSERT_FATAL(e != NULL);
+        CU_ASSERT(e - l <= 40);
+        l = e + 1;
+    }
     free(buf);
 }
 
@@ -577,6 +601,7 @@ static void register_suites(void)
     CU_add_test(s, "BoolSpellings", test_bool_spellings);
     CU_add_test(s, "Enum", test_enum);
     CU_add_test(s, "PrintSchema", test_print_schema);
+    CU_add_test(s, "PrintSchemaSectionWrapped", test_print_schema_section_wrapped);
     CU_add_test(s, "MisuseAborts", test_misuse_aborts);
     CU_add_test(s, "BadSchemaAborts", test_bad_schema_aborts);
 }
