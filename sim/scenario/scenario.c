@@ -356,7 +356,19 @@ static long lookup(const scenario *sc, const char *sec, const char *key,
     }
     long i = find_key(sc->schema, sc->n, sec, key);
     if (i < 0) {
-        app(msg, msglen, "unknown key '%s' in [%s]; expected one of: ", key, sec);
+        /* a key put under the wrong section: say where it lives first */
+        int other = 0;
+        for (size_t k = 0; k < sc->n; k++)
+            if (!strcmp(sc->schema[k].key, key)) {
+                if (other++)
+                    app(msg, msglen, ", [%s]", sc->schema[k].section);
+                else
+                    app(msg, msglen, "'%s' is a key of [%s]", key, sc->schema[k].section);
+            }
+        if (other)
+            app(msg, msglen, ", not of [%s]; [%s] has: ", sec, sec);
+        else
+            app(msg, msglen, "unknown key '%s' in [%s]; expected one of: ", key, sec);
         app_keys(msg, msglen, sc->schema, sc->n, sec);
     }
     return i;

@@ -225,6 +225,9 @@ static void test_unknown_key(void)
     /* keys are case-sensitive */
     expect_file_error("[system]\nSeed = 1\n",
                       ":2: unknown key 'Seed' in [system]; expected one of: duration_ps, seed");
+    /* a key of another section: where it lives first */
+    expect_file_error("[system]\nring = 8\n",
+                      ":2: 'ring' is a key of [nic], not of [system]; [system] has: duration_ps, seed");
 }
 
 static void test_bad_values_in_file(void)
