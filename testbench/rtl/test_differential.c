@@ -580,10 +580,8 @@ static int run_seq(const run_opts *o, run_result *res)
     q.adv = adv;
     q.rng = seed * 2 + (uint64_t)adv;
     q.verbose = verbose;
-    /* the 82599 with port 0 only, the 82546 with both ports (its one-port
-     * build is compared with the two-port one by CliRun.OnePortSameResults) */
-    nic_rtl_straps st = { .model = (uint8_t)(adv ? NIC_RTL_82599 : NIC_RTL_82546), .ports = (uint8_t)(adv ? 1 : 2),
-                          .link_up = 3, .pcix_mode = 1, .pcix_speed = 2, .bus64 = 1, .pci66 = 1,
+    nic_rtl_straps st = { .model = (uint8_t)(adv ? NIC_RTL_82599 : NIC_RTL_82546), .ports = 1, .link_up = 3,
+                          .pcix_mode = 1, .pcix_speed = 2, .bus64 = 1, .pci66 = 1,
                           .mac = { { 2, 0, 0, 0, 0, 1 }, { 2, 0, 0, 0, 0, 2 } } };
     q.h = rh_new_straps(&st);
     q.h->split_pages = 1;
