@@ -24,7 +24,7 @@ enum nic_rtl_model { NIC_RTL_82546 = 0, NIC_RTL_82599 = 1 };
 
 typedef struct nic_rtl_straps {
     uint8_t model;           /* enum nic_rtl_model */
-    uint8_t ports;           /* 1 = port 0 only (port 1 answers reads with 0 and
+    uint8_t ports;           /* 82599: 1 = port 0 only (port 1 answers reads with 0 and
                                 never transmits, and costs no simulation time), else 2 */
     uint8_t link_up;         /* bit p: port p has link */
     uint8_t mac[NIC_RTL_PORTS][6]; /* 82599: what the EEPROM loads into RAL(0)/RAH(0) */
