@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "bench_ref.h"
 #include "cli.h"
 #include "../report/report.h"
 
@@ -74,8 +75,10 @@ static void systemc_child(const bench_item *b, double r[3])
 }
 
 /* One run of a benchmark in a child process: res = simulated packets,
- * simulated seconds, wall seconds; *rss_mb its peak resident memory.  0 ok. */
-static int bench_child(const bench_item *b, double res[3], double *rss_mb)
+ * simulated seconds, wall seconds, and the wall seconds of the reference
+ * workload run just before it in the same child (so that both see the
+ * machine in the same state); *rss_mb its peak resident memory.  0 ok. */
+static int bench_child(const bench_item *b, double res[4], double *rss_mb)
 {
     char err[1024];
     int fds[2];
@@ -91,9 +94,15 @@ static int bench_child(const bench_item *b, double res[3], double *rss_mb)
     }
     if (pid == 0) {
         close(fds[0]);
+        bench_ref_result ref;
+        if (bench_ref_run(&ref) != 0) {
+            fprintf(stderr, "nicsim: bench %s: out of memory for the reference workload\n", b->name);
+            _exit(EXIT_RUN_FAILED);
+        }
         if (b->systemc) {
-            double r[3];
+            double r[4];
             systemc_child(b, r);
+            r[3] = ref.seconds;
             _exit(write(fds[1], r, sizeof r) == (ssize_t)sizeof r ? 0 : EXIT_RUN_FAILED);
         }
         scenario *s2 = nicsim_scenario_load(b->scenario, b->n_ov, (char **)b->ov, err, sizeof err);
@@ -102,19 +111,20 @@ static int bench_child(const bench_item *b, double res[3], double *rss_mb)
             fprintf(stderr, "nicsim: %s\n", err);
             _exit(EXIT_RUN_FAILED);
         }
-        double r[3] = { (double)report_tx_packets(&sys), (double)sys.end_time / 1e12, sys.wall_seconds };
+        double r[4] = { (double)report_tx_packets(&sys), (double)sys.end_time / 1e12, sys.wall_seconds,
+                         ref.seconds };
         if (write(fds[1], r, sizeof r) != (ssize_t)sizeof r)
             _exit(EXIT_RUN_FAILED);
         system_free(&sys, err, sizeof err);
         _exit(0);
     }
     close(fds[1]);
-    ssize_t got = read(fds[0], res, 3 * sizeof *res);
+    ssize_t got = read(fds[0], res, 4 * sizeof *res);
     close(fds[0]);
     int status;
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        got != (ssize_t)(3 * sizeof *res)) {
+        got != (ssize_t)(4 * sizeof *res)) {
         fprintf(stderr, "nicsim: bench %s failed\n", b->name);
         return EXIT_RUN_FAILED;
     }
@@ -139,9 +149,10 @@ static int bench_one(const bench_item *b, int repeat, cJSON *rows)
         return EXIT_USAGE;
     }
     scenario_free(sc);
-    double wall[BENCH_MAX_REPEAT], res[3] = { 0, 0, 0 }, rss_mb = 0;
+    double wall[BENCH_MAX_REPEAT], ref[BENCH_MAX_REPEAT], norm[BENCH_MAX_REPEAT];
+    double res[3] = { 0, 0, 0 }, rss_mb = 0;
     for (int i = 0; i < repeat; i++) {
-        double r[3], rss;
+        double r[4], rss;
         int rc = bench_child(b, r, &rss);
         if (rc != 0)
             return rc;
@@ -149,10 +160,17 @@ static int bench_one(const bench_item *b, int repeat, cJSON *rows)
         res[0] = r[0];
         res[1] = r[1];
         wall[i] = r[2];
+        ref[i] = r[3];
+        /* packets simulated in the time the reference workload took, run by
+         * run: a slow or loaded machine slows both alike */
+        norm[i] = r[2] > 0 ? r[0] / r[2] * r[3] : 0;
         if (rss > rss_mb)
             rss_mb = rss;
     }
     qsort(wall, (size_t)repeat, sizeof *wall, cmp_double);
+    qsort(ref, (size_t)repeat, sizeof *ref, cmp_double);
+    qsort(norm, (size_t)repeat, sizeof *norm, cmp_double);
+    double ref_s = ref[(repeat - 1) / 2], per_ref = norm[(repeat - 1) / 2];
     /* the median (the lower middle one of an even count) */
     res[2] = wall[(repeat - 1) / 2];
     double pkts_per_s = res[2] > 0 ? res[0] / res[2] : 0;
@@ -162,6 +180,8 @@ static int bench_one(const bench_item *b, int repeat, cJSON *rows)
     printf("%-24s %10.0f sim packets/s  slowdown %6.2fx  peak RSS %6.1f MB  (%.0f packets, %.4f s simulated, "
            "%.2f s wall; median of %d, range %.0f-%.0f)\n",
            b->name, pkts_per_s, slowdown, rss_mb, res[0], res[1], res[2], repeat, worst, best);
+    printf("%-24s %10.0f sim packets per reference run (reference %.3f s, range %.0f-%.0f)\n", "", per_ref, ref_s,
+           norm[0], norm[repeat - 1]);
     fflush(stdout);
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "scenario", b->name);
@@ -177,6 +197,10 @@ static int bench_one(const bench_item *b, int repeat, cJSON *rows)
     cJSON_AddNumberToObject(row, "sim_packets_per_s_min", worst);
     cJSON_AddNumberToObject(row, "sim_packets_per_s_max", best);
     cJSON_AddNumberToObject(row, "slowdown", slowdown);
+    cJSON_AddNumberToObject(row, "ref_seconds", ref_s);
+    cJSON_AddNumberToObject(row, "sim_packets_per_ref", per_ref);
+    cJSON_AddNumberToObject(row, "sim_packets_per_ref_min", norm[0]);
+    cJSON_AddNumberToObject(row, "sim_packets_per_ref_max", norm[repeat - 1]);
     cJSON_AddNumberToObject(row, "peak_rss_mb", rss_mb);
     cJSON_AddStringToObject(row, "engine", b->systemc ? "systemc" : "c");
     cJSON_AddItemToArray(rows, row);
@@ -254,6 +278,7 @@ int cmd_bench(const cli *c)
 {
     char err[1024];
     cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "ref_version", BENCH_REF_VERSION);
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     int rc = 0;
     if (c->list) {

@@ -1105,6 +1105,44 @@ static void test_bench_repeat(void)
     double med = jnum(j, "rows/0/sim_packets_per_s", json_path);
     double hi = jnum(j, "rows/0/sim_packets_per_s_max", json_path);
     CHECK(lo > 0 && lo <= med && med <= hi, "%s: min %g, median %g, max %g out of order", json_path, lo, med, hi);
+    /* the reference workload ran beside each run: its time and the row's
+     * rate in its units, with their range */
+    CHECK(jnum(j, "ref_version", json_path) >= 1, "%s: no ref_version", json_path);
+    CHECK(jnum(j, "rows/0/ref_seconds", json_path) > 0, "%s: ref_seconds is not positive", json_path);
+    lo = jnum(j, "rows/0/sim_packets_per_ref_min", json_path);
+    med = jnum(j, "rows/0/sim_packets_per_ref", json_path);
+    hi = jnum(j, "rows/0/sim_packets_per_ref_max", json_path);
+    CHECK(lo > 0 && lo <= med && med <= hi, "%s: per reference: min %g, median %g, max %g out of order", json_path,
+          lo, med, hi);
+    cJSON_Delete(j);
+}
+
+/* Idle time is free: the router with its link partners at 1 % of line rate
+ * (14.88 of 1488 kpps) simulates about 79 times as long per packet as at
+ * its 1173 kpps, so if wall time follows packets and not simulated time,
+ * its simulated-to-wall ratio is far better.  Asked: at least 10 times the
+ * busy row's, both from one `nicsim bench` (medians of 3 runs, 4,000 frames
+ * offered per input port), so a slow or loaded machine slows both alike. */
+static void test_bench_idle_is_free(void)
+{
+    const char *dir = make_tmpdir();
+    const char *list = path_in(dir, "idle.list");
+    const char *json_path = path_in(dir, "b.json");
+    write_file(list, "busy testbench/scenarios/e1000-router.ini gen.count=4000\n"
+                     "idle testbench/scenarios/e1000-router.ini gen.count=4000 gen.kpps=14.88\n");
+    proc p;
+    RUN(&p, "bench", "--list", (char *)list, "--repeat", "3", "--json", (char *)json_path);
+    require_ok(&p);
+    proc_free(&p);
+    cJSON *j = load_json(json_path);
+    double busy = jnum(j, "rows/0/sim_seconds", json_path) / jnum(j, "rows/0/wall_seconds", json_path);
+    double idle = jnum(j, "rows/1/sim_seconds", json_path) / jnum(j, "rows/1/wall_seconds", json_path);
+    /* (the busy router drops some of its input, the idle one none) */
+    CHECK(jnum(j, "rows/0/sim_packets", json_path) > 4000 && jnum(j, "rows/1/sim_packets", json_path) == 8000,
+          "%s: forwarded %g busy, %g idle of 8000", json_path, jnum(j, "rows/0/sim_packets", json_path),
+          jnum(j, "rows/1/sim_packets", json_path));
+    CHECK(idle >= 10 * busy, "%s: simulated/wall %.4g idle, %.4g busy: only %.1fx (asked >= 10x)", json_path, idle,
+          busy, idle / busy);
     cJSON_Delete(j);
 }
 
@@ -2435,6 +2473,7 @@ static void register_suites(void)
         { "SinkReceives", test_sink_receives },
         { "OnePort82599SameResults", test_one_port_82599_same_results },
         { "BenchRepeatMedianAndRange", test_bench_repeat },
+        { "BenchIdleIsFree", test_bench_idle_is_free },
         { "FaultyDeviceModeKeepsRunning", test_faulty_device_mode },
     };
     static const test_def hw[] = {
