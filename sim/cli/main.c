@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "../report/report.h"
 #include "../scenario/scenario_keys.h"
+#include "../../models/out_file.h"
 
 static const char usage[] =
     "usage: nicsim COMMAND ...\n"
@@ -169,9 +170,28 @@ static int parse_cli(int argc, char **argv, cli *c)
     return 0;
 }
 
+/* The report on stdout is an output too: a write that failed (a full disk,
+ * a closed descriptor) fails the command instead of losing it silently. */
+static int stdout_written(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno ? errno : EIO;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "nicsim: standard output: cannot write: %s\n", strerror(e));
+    return rc ? rc : EXIT_RUN_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
+    /* an interrupted command leaves no temporary file of its outputs */
+    out_file_clean_on_signals();
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
         fputs(usage, stdout);
         return 0;
@@ -222,5 +242,5 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
     }
     free(c.overrides);
-    return rc;
+    return stdout_written(rc);
 }
