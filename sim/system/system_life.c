@@ -283,6 +283,18 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
         if (!sys->app->complete(c->app_state, index, c->nports, cut, why, n))
             return 0;
     }
+    /* what a generator handed the NIC must have left on the wire: a NIC
+     * that reports its descriptors done without sending (a packet buffer
+     * with no room for TX) did not do what was asked.  (With the devices
+     * elsewhere the wire is not ours to count.) */
+    for (int p = 0; p < sys->nports && !sys->ext; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (sp->app.generator && sp->app.sent > sp->wire.frames) {
+            snprintf(why, n, "eth%d: %llu packets handed to the NIC, %llu of them on the wire%s", p,
+                     (unsigned long long)sp->app.sent, (unsigned long long)sp->wire.frames, cut);
+            return 0;
+        }
+    }
     for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].gen && !sys->port[p].gen_done) {
             snprintf(why, n, "eth%d: the link partner had not sent all its frames", p);
