@@ -227,7 +227,10 @@ void sys_run(sys_proc *p, const char *bin, char *const *args, const sys_opts *o)
     fflush(stderr);
     pid_t pid = fork();
     REQUIRE(pid >= 0, "fork: %s", strerror(errno));
+    if (pid > 0)
+        setpgid(pid, pid);      /* (both sides: whichever runs first) */
     if (pid == 0) {
+        setpgid(0, 0);
         int in = open("/dev/null", O_RDONLY);
         int out = o->stdout_to ? open(o->stdout_to, O_WRONLY) : open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -255,16 +258,22 @@ void sys_run(sys_proc *p, const char *bin, char *const *args, const sys_opts *o)
             kill(pid, o->signal);
             signalled = 1;
         }
-        if (now_s() - t0 > RUN_TIMEOUT_S) {
-            kill(pid, SIGKILL);
+        double limit = o->timeout > 0 ? o->timeout : RUN_TIMEOUT_S;
+        if (now_s() - t0 > limit) {
+            kill(-pid, SIGKILL);
             waitpid(pid, &status, 0);
             remove_tree(io);
-            REQUIRE(0, "%s: still running after %d s, killed", p->cmd, RUN_TIMEOUT_S);
+            REQUIRE(0, "%s: still running after %.0f s, killed", p->cmd, limit);
         }
         struct timespec ms = { 0, 10 * 1000 * 1000 };
         nanosleep(&ms, NULL);
     }
     p->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    /* the group's leader is reaped; any member left is a child it left */
+    if (kill(-pid, 0) == 0) {
+        p->left_running = 1;
+        kill(-pid, SIGKILL);
+    }
     p->out = o->stdout_to ? strdup("") : sys_slurp(out_path, NULL);
     p->err = sys_slurp(err_path, NULL);
     remove_tree(io);

@@ -34,6 +34,7 @@ const char *sys_repo(const char *rel);
 typedef struct sys_proc {
     int status;         /* exit status; 128+N when killed by signal N */
     char *out, *err;    /* stdout (when captured) and stderr, NUL-terminated */
+    int left_running;   /* processes of its own (its children) outlived it (they were then killed) */
     char cmd[2048];
 } sys_proc;
 
@@ -46,10 +47,13 @@ typedef struct sys_opts {
     char *const *env;
     double signal_after;
     int signal;
+    double timeout;     /* seconds before the command is killed and the test fails (0: 300) */
 } sys_opts;
 
-/* Run bin with args (NULL-terminated, argv[1..]); ends the test if it cannot
- * be started or runs longer than 300 s. */
+/* Run bin with args (NULL-terminated, argv[1..]) in a process group of its
+ * own; ends the test if it cannot be started or runs longer than the
+ * timeout.  Whatever of the group outlives the command is noted
+ * (left_running) and killed, so that no test leaves processes behind. */
 void sys_run(sys_proc *p, const char *bin, char *const *args, const sys_opts *o);
 void sys_proc_free(sys_proc *p);
 

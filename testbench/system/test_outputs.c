@@ -80,14 +80,13 @@ static void test_fifo_in_place(void)
     }
     sys_proc p;
     SYS_RUN(&p, "run", (char *)sys_repo(SCENARIO), "pktgen.count=200", "--json", fifo);
-    if (p.status != 0) {
-        /* the reader would wait for ever for a writer that never came */
-        int fd = open(fifo, O_WRONLY | O_NONBLOCK);
-        if (fd >= 0)
-            close(fd);
-    }
+    /* a reader whose FIFO no one opened for writing (nicsim failed, or
+     * replaced the FIFO by a file) would wait for ever: 5 s, then it goes */
     int st;
-    waitpid(reader, &st, 0);
+    for (int i = 0; i < 500 && waitpid(reader, &st, WNOHANG) == 0; i++)
+        usleep(10000);
+    if (kill(reader, SIGKILL) == 0)
+        waitpid(reader, &st, 0);
     expect_status(&p, 0);
     struct stat sb;
     CHECK(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode), "%s: the FIFO at the --json path is no longer a FIFO",
@@ -269,7 +268,8 @@ static void test_sweep_refused_first(void)
             args[n++] = *a;
         args[n] = NULL;
         sys_proc p;
-        sys_run(&p, sys_nicsim(), args, NULL);
+        sys_opts o = { .timeout = 60 };    /* the points would take many minutes */
+        sys_run(&p, sys_nicsim(), args, &o);
         expect_status(&p, 2);
         expect_says(&p, cases[i].says);
         CHECK(!strstr(p.err, "kpps"), "%s: ran points before refusing:\n%s", p.cmd, p.err);
@@ -297,6 +297,7 @@ static void sweep_stopped_by(int sig)
     SYS_RUN_OPTS(&p, &o, "sweep", (char *)sys_repo(SCENARIO), "pktgen.size=64,128,256,512", "pktgen.count=5000000",
                  kv("capture.pcap", sys_path(dir, "c{point}.pcap")), "-j", "2", "--results", sys_path(dir, "res"));
     expect_status(&p, 128 + sig);
+    CHECK(!p.left_running, "%s: children still running after the sweep returned", p.cmd);
     char says[64];
     snprintf(says, sizeof says, "stopped by SIG%s", sigabbrev_np(sig));
     expect_says(&p, says);
