@@ -211,6 +211,24 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     return rc >= 0 ? rc : run_scenario(&run, path, nov, overrides);
 }
 
+/* The report on stdout is the run's only output: a write that failed (a
+ * full disk, a closed descriptor) fails the command instead of losing it
+ * silently. */
+static int stdout_written(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno ? errno : EIO;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "nicsim-hw: standard output: cannot write: %s\n", strerror(e));
+    return rc ? rc : HW_RUN_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     char **overrides = calloc((size_t)argc, sizeof *overrides);
@@ -220,5 +238,5 @@ int main(int argc, char **argv)
     }
     int rc = nicsim_hw(argc, argv, overrides);
     free(overrides);
-    return rc;
+    return stdout_written(rc);
 }

@@ -203,6 +203,11 @@ static void test_stdout_write_error(void)
     expect_status(&p, 1);
     expect_says(&p, "standard output: cannot write: No space left on device");
     sys_proc_free(&p);
+    char *help[] = { "--help", NULL };
+    sys_run(&p, sys_sibling("nicsim-hw"), help, &o);
+    expect_status(&p, 1);
+    expect_says(&p, "nicsim-hw: standard output: cannot write: No space left on device");
+    sys_proc_free(&p);
 }
 
 /* SIGTERM in the middle of a run with a capture and a JSON: it dies of the
