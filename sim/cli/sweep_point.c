@@ -35,6 +35,16 @@ void sweep_point_command(const sweep_spec *s, long idx, char *out, size_t n)
     size_t l = (size_t)snprintf(out, n, "nicsim run %s", s->scenario);
     for (int k = 0; k < s->nk && l < n; k++)
         l += (size_t)snprintf(out + l, n - l, " %s", ov[k]);
+    /* `nicsim run` refuses {point}: the command names the point's own
+     * capture, as the sweep ran it (the last override of a key wins) */
+    char err[256];
+    scenario *sc = nicsim_scenario_load(s->scenario, s->nk, ov, err, sizeof err);
+    const char *pattern = sc ? scenario_str(sc, "capture", "pcap") : "";
+    char path[480];
+    if (strstr(pattern, "{point}") && sweep_point_capture(pattern, idx, path, sizeof path) == 0 && l < n)
+        snprintf(out + l, n - l, " capture.pcap=%s", path);
+    if (sc)
+        scenario_free(sc);
 }
 
 cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char *why)

@@ -248,6 +248,16 @@ static void test_sweep_capture_per_point(void)
           a.st_size == 24 + 100 * (16 + 60) && b.st_size == 24 + 100 * (16 + 1514),
           "%s: the points' captures are not the 64- and the 1518-byte frames", p.cmd);
     sys_proc_free(&p);
+
+    /* a point that does not finish is named with a command that runs it
+     * alone: its own capture, not {point} (which `nicsim run` refuses) */
+    SYS_RUN(&p, "sweep", (char *)sys_repo(SCENARIO), "pktgen.size=64,1518", "pktgen.count=100",
+            "system.max_sim_us=20", kv("capture.pcap", sys_path(dir, "c{point}.pcap")));
+    expect_status(&p, 1);
+    char says[4200];
+    snprintf(says, sizeof says, " capture.pcap=%s\n", sys_path(dir, "c2.pcap"));
+    expect_says(&p, says);
+    sys_proc_free(&p);
 }
 
 /* Mistakes a sweep used to find only at its end, or never: refused at once
