@@ -28,8 +28,8 @@ int app_check(const app *a, const scenario *sc, const struct nic_port_core *core
     if (a->core && a->core != core) {
         char models[100];
         nic_personality_models_of(a->core, models, sizeof models);
-        snprintf(err, n, "nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core)", a->name,
-                 a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
+        snprintf(err, n, "nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core) for "
+                 "system.app", a->name, a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
         return -1;
     }
     return a->check ? a->check(sc, nports, err, n) : 0;

@@ -6,6 +6,7 @@
  * describes a capture that is not there). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "../report/report.h"
 #include "../scenario/nicsim_scenario.h"
@@ -44,7 +45,15 @@ int cmd_run(const cli *c)
         return EXIT_USAGE;
     }
     nicsim_system sys;
-    if (system_build(&sys, sc, err, sizeof err) != 0 || check_outputs(c, &sys, err, sizeof err) != 0)
+    if (system_build(&sys, sc, err, sizeof err) != 0) {
+        /* a rule of the app or the system: where each key it names was set */
+        char at[1024];
+        nicsim_scenario_locate(sc, c->n_overrides, c->overrides, err, at, sizeof at);
+        if (strlen(err) + strlen(at) < sizeof err)
+            strcat(err, at);
+        return give_up(&sys, sc, err, EXIT_USAGE);
+    }
+    if (check_outputs(c, &sys, err, sizeof err) != 0)
         return give_up(&sys, sc, err, EXIT_USAGE);
     if (system_run(&sys, err, sizeof err) != 0)
         return give_up(&sys, sc, err, EXIT_RUN_FAILED);

@@ -1,6 +1,7 @@
 /* Loading a scenario for any front end (the nicsim commands, the SystemC
  * testbench): the INI file and overrides against the key schema, then the
  * checks that span keys. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "nicsim_scenario.h"
@@ -148,6 +149,31 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
         return -1;
     }
     return 0;
+}
+
+void nicsim_scenario_locate(const scenario *sc, int n_ov, char **ov, const char *msg, char *out, size_t n)
+{
+    size_t l = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < nicsim_n_keys && l < n; i++) {
+        const scenario_key *k = &nicsim_keys[i];
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", k->section, k->key);
+        /* the name as a whole word: not "pktgen.ports" inside "l3fwd.pktgen.ports_x" */
+        const char *hit = msg;
+        size_t nl = strlen(name);
+        while ((hit = strstr(hit, name)) &&
+               ((hit > msg && (hit[-1] == '.' || hit[-1] == '_' || isalnum((unsigned char)hit[-1]))) ||
+                hit[nl] == '_' || isalnum((unsigned char)hit[nl])))
+            hit += nl;
+        if (!hit)
+            continue;
+        char w[600];
+        where(sc, n_ov, ov, k->section, k->key, w, sizeof w);
+        l += (size_t)snprintf(out + l, n - l, "%s%s: %s", l ? "; " : " (", name, w);
+    }
+    if (l && l < n)
+        snprintf(out + l, n - l, ")");
 }
 
 scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen)

@@ -6,8 +6,10 @@
  * Suites:
  *   SchemaAtLoad    rings per NIC model, the reclaim threshold, route-cache
  *                   buckets and microsecond overflow refused at load time
- *                   (exit 2) naming both keys and where each was set; a run
- *                   that put nothing on the wire is not complete
+ *                   (exit 2) naming both keys and where each was set; the
+ *                   app's and system's rules name where each of their keys
+ *                   was set; a run that put nothing on the wire is not
+ *                   complete
  *   ScenarioReader  text after a section header, CR-only line ends, a NUL
  *                   byte: refused with file:line; /dev/zero and an oversized
  *                   file refused at once
@@ -89,6 +91,29 @@ static void test_other_setup_values(void)
         sys_proc p;
         SYS_RUN(&p, "run", (char *)sys_repo(E1000), (char *)cases[i].key);
         expect(&p, 2, cases[i].starts, cases[i].says);
+        sys_proc_free(&p);
+    }
+}
+
+/* Rules the app or the system checks once the scenario is loaded: the
+ * message names every key involved and where each got its value. */
+static void test_two_key_rules_located(void)
+{
+    char l3fwd_line[4200];
+    snprintf(l3fwd_line, sizeof l3fwd_line, "system.app: %s:", sys_repo("testbench/scenarios/l3fwd.ini"));
+    struct {
+        const char *scn, *key, *says[2];
+    } cases[] = {
+        { E1000, "pktgen.ports=2", { "pktgen.ports: command line: 'pktgen.ports=2'", "system.cards: " } },
+        { E1000, "cpu.ddio=true", { "cpu.ddio: command line: 'cpu.ddio=true'", "cpu.cache: " } },
+        { "testbench/scenarios/l3fwd.ini", "nic.model=82546", { "nic.model: command line: 'nic.model=82546'",
+                                                                l3fwd_line } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sys_proc p;
+        SYS_RUN(&p, "run", (char *)sys_repo(cases[i].scn), (char *)cases[i].key);
+        expect(&p, 2, NULL, cases[i].says[0]);
+        expect(&p, 2, NULL, cases[i].says[1]);
         sys_proc_free(&p);
     }
 }
@@ -193,6 +218,7 @@ static void register_suites(void)
     CU_pSuite s = CU_add_suite("SchemaAtLoad", NULL, sys_cleanup);
     CU_add_test(s, "RingsPerNicModel", test_rings_per_model);
     CU_add_test(s, "OtherSetupValues", test_other_setup_values);
+    CU_add_test(s, "TwoKeyRulesNameBothKeys", test_two_key_rules_located);
     CU_add_test(s, "CompleteMeansOnTheWire", test_complete_means_on_the_wire);
     s = CU_add_suite("ScenarioReader", NULL, sys_cleanup);
     CU_add_test(s, "TextAfterSectionHeader", test_text_after_header);
