@@ -232,9 +232,11 @@ $(BUILD)/tests/rtlmod_%: testbench/rtl_module/test_%.c $(BUILD)/obj/rtl_module/%
 	  $(BUILD)/verilated_mod/$*/V$*__ALL.a $(VL_RUNTIME) $(TEST_LDLIBS) -lstdc++ -lpthread
 
 # System tests run build/nicsim as a user would (CLI, pcaps, JSON, determinism).
-$(BUILD)/tests/sys_%: testbench/system/test_%.c $(TEST_RUNNER) $(BUILD)/nicsim
+# (testbench/system/sys_harness.c: what the newer ones share)
+SYS_HARNESS := testbench/system/sys_harness.c
+$(BUILD)/tests/sys_%: testbench/system/test_%.c $(TEST_RUNNER) $(SYS_HARNESS) testbench/system/sys_harness.h $(BUILD)/nicsim
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -o $@ $< $(TEST_RUNNER) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< $(SYS_HARNESS) $(TEST_RUNNER) $(TEST_LDLIBS)
 
 unit: $(UNIT_TESTS)
 rtl-tests: $(RTL_TESTS) $(MOD_TESTS)

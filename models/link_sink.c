@@ -1,19 +1,26 @@
-/* Link partner receive side: counters plus an optional nanosecond pcap. */
+/* Link partner receive side: counters plus an optional nanosecond pcap.
+ *
+ * The pcap is written here rather than with libpcap's pcap_dump: that
+ * reports no write error at all (and pcap_dump_close ignores fclose's), and
+ * it wants a stream of its own to close, where the capture is an out_file.
+ * The format is libpcap's, byte for byte: the file header with the
+ * nanosecond magic, then per frame a 16-byte record header (seconds,
+ * nanoseconds, captured and original length) and the captured bytes, all
+ * in the writer's byte order. */
 #include "link_sink.h"
+#include "out_file.h"
 
-#include <errno.h>
-#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define PCAP_MAGIC_NSEC 0xa1b23c4du
+#define PCAP_LINKTYPE_ETHERNET 1u
+
 struct link_sink {
     uint64_t frames;
     uint64_t bytes;
-    pcap_t *pcap; /* a "dead" handle: only carries link type and precision */
-    pcap_dumper_t *dump;
-    char *path;
-    char *tmp_path;
+    out_file *out;              /* NULL: count only */
 };
 
 link_sink *link_sink_new(const char *pcap_path, char *err, size_t errlen)
@@ -25,28 +32,19 @@ link_sink *link_sink_new(const char *pcap_path, char *err, size_t errlen)
     }
     if (!pcap_path)
         return s;
-    size_t l = strlen(pcap_path);
-    s->path = strdup(pcap_path);
-    s->tmp_path = malloc(l + sizeof ".tmp");
-    s->pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, (int)LINK_SINK_SNAPLEN,
-                                                   PCAP_TSTAMP_PRECISION_NANO);
-    if (!s->path || !s->tmp_path || !s->pcap) {
-        snprintf(err, errlen, "%s: cannot create: out of memory", pcap_path);
-        link_sink_abort(s);
+    if (!(s->out = out_file_open(pcap_path, err, errlen))) {
+        free(s);
         return NULL;
     }
-    memcpy(s->tmp_path, pcap_path, l);
-    memcpy(s->tmp_path + l, ".tmp", sizeof ".tmp");
-    errno = 0;
-    s->dump = pcap_dump_open(s->pcap, s->tmp_path);
-    if (!s->dump) {
-        /* pcap's own message repeats the path, so prefer fopen's errno. */
-        int e = errno;
-        snprintf(err, errlen, "%s: cannot create: %s", s->tmp_path,
-                 e ? strerror(e) : pcap_geterr(s->pcap));
-        link_sink_abort(s);
-        return NULL;
-    }
+    const struct {
+        uint32_t magic;
+        uint16_t major, minor;
+        int32_t thiszone;
+        uint32_t sigfigs, snaplen, linktype;
+    } hdr = { PCAP_MAGIC_NSEC, 2, 4, 0, 0, LINK_SINK_SNAPLEN, PCAP_LINKTYPE_ETHERNET };
+    _Static_assert(sizeof hdr == 24, "the pcap file header is 24 bytes");
+    if (fwrite(&hdr, sizeof hdr, 1, out_file_stream(s->out)) != 1)
+        out_file_note(s->out);
     return s;
 }
 
@@ -54,18 +52,14 @@ void link_sink_frame(link_sink *s, uint64_t t_ps, const uint8_t *data, uint32_t 
 {
     s->frames++;
     s->bytes += len;
-    if (!s->dump)
-        return;
+    if (!s->out || out_file_failed(s->out))
+        return;         /* a failed capture: the run reports it at the end */
     uint64_t ns = t_ps / 1000u;
-    struct pcap_pkthdr h;
-    memset(&h, 0, sizeof h);
-    h.ts.tv_sec = (time_t)(ns / 1000000000u);
-    /* With a nanosecond-precision handle, libpcap writes tv_usec as the
-     * nanoseconds field of the record. */
-    h.ts.tv_usec = (suseconds_t)(ns % 1000000000u);
-    h.caplen = len < LINK_SINK_SNAPLEN ? len : LINK_SINK_SNAPLEN;
-    h.len = len;
-    pcap_dump((u_char *)s->dump, &h, data);
+    uint32_t caplen = len < LINK_SINK_SNAPLEN ? len : LINK_SINK_SNAPLEN;
+    const uint32_t rec[4] = { (uint32_t)(ns / 1000000000u), (uint32_t)(ns % 1000000000u), caplen, len };
+    FILE *f = out_file_stream(s->out);
+    if (fwrite(rec, sizeof rec, 1, f) != 1 || (caplen && fwrite(data, caplen, 1, f) != 1))
+        out_file_note(s->out);
 }
 
 uint64_t link_sink_frames(const link_sink *s)
@@ -78,41 +72,17 @@ uint64_t link_sink_bytes(const link_sink *s)
     return s->bytes;
 }
 
-static void sink_free(link_sink *s)
+int link_sink_finish(link_sink *s, char *err, size_t errlen)
 {
-    if (s->pcap)
-        pcap_close(s->pcap);
-    free(s->path);
-    free(s->tmp_path);
-    free(s);
+    return s && s->out ? out_file_finish(s->out, err, errlen) : 0;
 }
 
-int link_sink_close(link_sink *s)
+int link_sink_close(link_sink *s, char *err, size_t errlen)
 {
     if (!s)
         return 0;
-    int rc = 0, saved = 0;
-    if (s->dump) {
-        /* pcap_dump() reports nothing and pcap_dump_close() ignores fclose's
-         * result, so write errors are collected here, before the rename. */
-        FILE *f = pcap_dump_file(s->dump);
-        errno = 0;
-        if (pcap_dump_flush(s->dump) != 0 || ferror(f)) {
-            rc = -1;
-            saved = errno ? errno : EIO;
-        }
-        pcap_dump_close(s->dump);
-        s->dump = NULL;
-        if (rc == 0 && rename(s->tmp_path, s->path) != 0) {
-            rc = -1;
-            saved = errno;
-        }
-        if (rc != 0)
-            remove(s->tmp_path);
-    }
-    sink_free(s);
-    if (rc)
-        errno = saved;
+    int rc = s->out ? out_file_commit(s->out, err, errlen) : 0;
+    free(s);
     return rc;
 }
 
@@ -120,9 +90,6 @@ void link_sink_abort(link_sink *s)
 {
     if (!s)
         return;
-    if (s->dump) {
-        pcap_dump_close(s->dump);
-        remove(s->tmp_path);
-    }
-    sink_free(s);
+    out_file_abort(s->out);
+    free(s);
 }

@@ -70,6 +70,45 @@ int pci_read_id(const char *bdf, uint16_t *vendor, uint16_t *device, struct hw_e
     return 0;
 }
 
+/* 1..max hex digits at *s (no sign, no 0x, no space: sscanf's %x would take
+ * "-1" as 0xffffffff): 1 and *s past them, else 0. */
+static int hex_digits(const char **s, int max, unsigned *out)
+{
+    int n = 0;
+    *out = 0;
+    for (; n < max && isxdigit((unsigned char)(*s)[n]); n++) {
+        int c = tolower((unsigned char)(*s)[n]);
+        *out = *out * 16 + (unsigned)(isdigit(c) ? c - '0' : c - 'a' + 10);
+    }
+    *s += n;
+    return n > 0;
+}
+
+int pci_spec_valid(const char *spec)
+{
+    const char *s = spec;
+    unsigned a, b, c, d;
+    /* vendor:device[@N] */
+    if (hex_digits(&s, 4, &a) && *s == ':' && (s++, hex_digits(&s, 4, &b)) && (!*s || *s == '@')) {
+        if (!*s)
+            return 1;
+        s++;
+        int n = 0;
+        while (n < 6 && isdigit((unsigned char)s[n]))
+            n++;
+        return n > 0 && !s[n];
+    }
+    /* [DDDD:]BB:DD.F */
+    s = spec;
+    int colons = 0;
+    for (const char *q = spec; *q; q++)
+        colons += *q == ':';
+    if (colons == 2 && !(hex_digits(&s, 4, &a) && *s++ == ':'))
+        return 0;
+    return (colons == 1 || colons == 2) && hex_digits(&s, 2, &b) && *s++ == ':' && hex_digits(&s, 2, &c) &&
+           c <= 0x1f && *s++ == '.' && hex_digits(&s, 1, &d) && d <= 7 && !*s;
+}
+
 /* "DDDD:BB:DD.F" or "BB:DD.F" (domain 0): 1 and the parts, else 0. */
 static int parse_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *slot, unsigned *fn)
 {
@@ -163,6 +202,9 @@ int pci_resolve(const char *spec, char bdf[PCI_BDF_LEN], struct hw_error *e)
 {
     char seen[512];
     unsigned dom, bus, slot, fn;
+    if (!pci_spec_valid(spec))
+        return hw_fail(e, HW_BAD_INPUT, "'%s': expected a PCI address (0000:00:04.0) or "
+                       "vendor:device[@N] (8086:100f, 8086:100f@1)", spec);
     if (parse_bdf(spec, &dom, &bus, &slot, &fn)) {
         snprintf(bdf, PCI_BDF_LEN, "%04x:%02x:%02x.%x", dom, bus, slot, fn);
         char p[PATH_MAX];

@@ -21,6 +21,10 @@ extern const char *pci_sysfs_root;
  * 0, or -1 with e set (HW_BAD_INPUT for a malformed spec, HW_NOT_READY when
  * no such device exists; the message lists the network-class devices seen). */
 int pci_resolve(const char *spec, char bdf[PCI_BDF_LEN], struct hw_error *e);
+/* Whether spec is written as pci_resolve takes it (hex digits only: no
+ * sign, no 0x; device 00..1f, function 0..7; N decimal), without looking
+ * at any device: 1 or 0. */
+int pci_spec_valid(const char *spec);
 
 /* Vendor and device ID; -1 with e set when unreadable. */
 int pci_read_id(const char *bdf, uint16_t *vendor, uint16_t *device, struct hw_error *e);

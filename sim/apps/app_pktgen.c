@@ -39,7 +39,8 @@ static int check(const scenario *sc, int nports, char *err, size_t n)
         k += names(sc, p, nports);
     const char *ports = scenario_str(sc, "pktgen", "ports");
     if (k == 0) {
-        snprintf(err, n, "pktgen.ports: '%s' names no port of the %d there are", ports, nports);
+        snprintf(err, n, "pktgen.ports: '%s' names no port of the %d there are (two per card of system.cards)", ports,
+                 nports);
         return -1;
     }
     if (k > APP_MAX_INSTANCES) {

@@ -30,8 +30,8 @@ int app_check(const app *a, const scenario *sc, const struct nic_port_core *core
         char models[100], where[300];
         nic_personality_models_of(a->core, models, sizeof models);
         scenario_where(sc, "nic", "model", where, sizeof where);
-        snprintf(err, n, "%s: nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core)", where,
-                 a->name, a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
+        snprintf(err, n, "%s: nic.model: %s runs on the %s core (nic.model = %s only), got '%s' (the %s core) for "
+                 "system.app", where, a->name, a->core->name, models, scenario_str(sc, "nic", "model"), core->name);
         return -1;
     }
     return a->check ? a->check(sc, nports, err, n) : 0;

@@ -37,8 +37,24 @@ typedef struct cli {
 int cli_exe_path(const char *sibling, char *out, size_t n);
 /* Make dir and its parents (mkdir -p): 0, or -1 with "dir: why" in err. */
 int cli_mkdir_p(const char *dir, char *err, size_t errlen);
-/* Write text to path atomically (PATH.tmp, then rename). */
+/* Write text to path whole or not at all (models/out_file.h): 0, or -1
+ * with "PATH: why" in err. */
 int cli_write_text(const char *path, const char *text, char *err, size_t n);
+/* One output a command writes: what names it in messages ("--json",
+ * "capture.pcap") and its path. */
+typedef struct cli_output {
+    const char *what;
+    const char *path;
+} cli_output;
+/* Before a command runs: every output can be written (models/out_file.h),
+ * no two are the same file (but a character device, written in place,
+ * takes several) and none is one of the inputs (the scenario).  0, or -1
+ * with "WHAT PATH: why" in err. */
+int cli_outputs_check(const cli_output *outs, int n, const char *const *inputs, int ninputs, char *err,
+                      size_t errlen);
+/* The folder for scratch files: $TMPDIR when it is an absolute path
+ * without quotes, else /tmp. */
+const char *cli_tmp_folder(void);
 
 int cmd_run(const cli *c);
 int cmd_sweep(const cli *c);

@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "../report/report.h"
 #include "../scenario/scenario_keys.h"
+#include "../../models/out_file.h"
+#include "sweep_out.h"
 
 static const char usage[] =
     "usage: nicsim COMMAND ...\n"
@@ -171,9 +173,57 @@ static int parse_cli(int argc, char **argv, cli *c)
     return 0;
 }
 
+/* The report on stdout is an output too: a write that failed (a full disk,
+ * a closed descriptor) fails the command instead of losing it silently. */
+static int stdout_written(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno ? errno : EIO;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "nicsim: standard output: cannot write: %s\n", strerror(e));
+    return rc ? rc : EXIT_RUN_FAILED;
+}
+
+/* --json, --csv and --plot of every command but sweep (which checks them
+ * with its captures, sweep_check.h), before the command runs anything: a
+ * path it could not write, or the same file twice, or the scenario or the
+ * bench list, costs no run.  0, or EXIT_USAGE after the message. */
+static int outputs_ok(const cli *c)
+{
+    char err[2048];
+    cli_output outs[3];
+    int n = 0;
+    if (c->json)
+        outs[n++] = (cli_output){ "--json", c->json };
+    if (c->csv)
+        outs[n++] = (cli_output){ "--csv", c->csv };
+    if (c->plot)
+        outs[n++] = (cli_output){ "--plot", c->plot };
+    const char *inputs[2];
+    int ni = 0;
+    if (c->scenario)
+        inputs[ni++] = c->scenario;
+    if (c->list)
+        inputs[ni++] = c->list;
+    if ((c->plot && !strcmp(c->cmd, "merge") && sweep_plot_format(c->plot, err, sizeof err) < 0) ||
+        cli_outputs_check(outs, n, inputs, ni, err, sizeof err) != 0) {
+        fprintf(stderr, "nicsim %s: %s\n", c->cmd, err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
+    /* an interrupted command leaves no temporary file of its outputs */
+    out_file_clean_on_signals();
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
         fputs(usage, stdout);
         return 0;
@@ -184,6 +234,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc;
+    if (strcmp(c.cmd, "sweep") != 0 && (rc = outputs_ok(&c)) != 0) {
+        free(c.overrides);
+        return rc;
+    }
     if (!strcmp(c.cmd, "keys")) {
         rc = cmd_keys(&c);
     } else if (!strcmp(c.cmd, "validate")) {
@@ -223,5 +277,5 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
     }
     free(c.overrides);
-    return rc;
+    return stdout_written(rc);
 }

@@ -5,6 +5,9 @@
  * parallel), --emit-slurm a job-array script (sweep_emit.h); each runs
  * `sweep ... --point N` and writes its result into the results folder,
  * which `nicsim merge` turns into the same files. */
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +19,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../report/report.h"
+#include "../../models/out_file.h"
+#include "sweep_check.h"
 #include "sweep_emit.h"
 #include "sweep_out.h"
 #include "sweep_point.h"
@@ -77,13 +82,58 @@ static void progress_point(progress *pg, const sweep_spec *s, long idx, const cJ
     }
 }
 
+/* ---- stopping on a signal ----
+ *
+ * SIGINT, SIGTERM and SIGHUP do not kill the sweep at once: the handler
+ * notes the signal, and the loop below stops the children (each removes
+ * its temporary files on SIGTERM: out_file.h), waits for them, and the
+ * sweep says what it kept before it exits with 128 + the signal. */
+
+static volatile sig_atomic_t stop_signal;
+
+static void note_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void catch_stop_signals(void)
+{
+    for (size_t i = 0; i < sizeof stop_sigs / sizeof stop_sigs[0]; i++) {
+        struct sigaction old, sa = { .sa_handler = note_stop };
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(stop_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;   /* nohup: keep ignoring it */
+        sigaction(stop_sigs[i], &sa, NULL);
+    }
+}
+
+/* The temporary files a point killed with SIGKILL may have left of its
+ * result (DIR/point-NNNNN.json.XXXXXX.tmp). */
+static void remove_point_tmp(const char *dir, long idx)
+{
+    char path[PATH_MAX], pat[PATH_MAX + 16];
+    sweep_point_path(dir, idx, path, sizeof path);
+    snprintf(pat, sizeof pat, "%s.*.tmp", path);
+    glob_t g;
+    if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
+}
+
 /* ---- running the points in children ---- */
 
 typedef struct child {
     pid_t pid;
     long idx;
     double start;
+    double term_at;             /* when SIGTERM was sent (0: not yet) */
 } child;
+
+/* How long a child sent SIGTERM gets to remove its files before SIGKILL. */
+#define TERM_GRACE_S 5.0
 
 /* Run every point, at most jobs at a time, each child writing its JSON into
  * dir; pts[i] gets point i's JSON (or a failed record). */
@@ -98,6 +148,9 @@ static void run_points(const sweep_spec *s, int jobs, double timeout, const char
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
+                /* the child dies of these signals, its temporary files removed */
+                out_file_forget_all();
+                out_file_clean_on_signals();
                 int st;
                 cJSON *pt = sweep_point_run(s, next, &st);
                 char err[512];
@@ -115,25 +168,43 @@ static void run_points(const sweep_spec *s, int jobs, double timeout, const char
             }
             for (int j = 0; j < jobs; j++)
                 if (!run[j].pid) {
-                    run[j] = (child){ pid, next, now_s() };
+                    run[j] = (child){ pid, next, now_s(), 0 };
                     break;
                 }
             next++;
             active++;
         }
+        if (stop_signal) {
+            next = s->npts;     /* start no more points */
+            for (int j = 0; j < jobs; j++)
+                if (run[j].pid && !run[j].term_at) {
+                    kill(run[j].pid, SIGTERM);
+                    run[j].term_at = now_s();
+                }
+        }
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid == 0) {
-            /* nothing finished: enforce the timeout, then wait a little */
-            for (int j = 0; timeout > 0 && j < jobs; j++)
-                if (run[j].pid && now_s() - run[j].start > timeout) {
-                    kill(run[j].pid, SIGKILL);
+            /* nothing finished: enforce the timeout (SIGTERM, so that the
+             * child removes its temporary files, then SIGKILL), then wait
+             * a little */
+            for (int j = 0; j < jobs; j++) {
+                if (!run[j].pid)
+                    continue;
+                if (timeout > 0 && !run[j].term_at && now_s() - run[j].start > timeout) {
+                    kill(run[j].pid, SIGTERM);
+                    run[j].term_at = now_s();
                     run[j].start = -1e18;     /* reported when reaped */
                 }
+                if (run[j].term_at && now_s() - run[j].term_at > TERM_GRACE_S)
+                    kill(run[j].pid, SIGKILL);
+            }
             struct timespec ms = { 0, 20 * 1000 * 1000 };
             nanosleep(&ms, NULL);
             continue;
         }
+        if (pid < 0 && errno == EINTR)
+            continue;
         if (pid < 0)
             break;
         for (int j = 0; j < jobs; j++) {
@@ -144,6 +215,13 @@ static void run_points(const sweep_spec *s, int jobs, double timeout, const char
             char path[PATH_MAX], why[256];
             sweep_point_path(dir, idx, path, sizeof path);
             pts[idx] = report_read_json(path);
+            remove_point_tmp(dir, idx);
+            if (!pts[idx] && stop_signal && run[j].term_at) {
+                /* stopped by the sweep's own signal: not run, not failed */
+                run[j].pid = 0;
+                active--;
+                continue;
+            }
             if (!pts[idx]) {
                 if (run[j].start < 0)
                     snprintf(why, sizeof why, "timed out after %.0f s (killed)", timeout);
@@ -204,6 +282,42 @@ static int finish(const sweep_spec *s, cJSON **pts, const cli *c)
     return bad == 0 ? 0 : EXIT_RUN_FAILED;
 }
 
+/* A sweep stopped by a signal: what it kept, and 128 + the signal (as the
+ * shell reports a process the signal ended). */
+static int stopped(const sweep_spec *s, cJSON *const *pts, const cli *c)
+{
+    long done = 0;
+    for (long i = 0; i < s->npts; i++)
+        done += pts[i] != NULL;
+    int sig = stop_signal;
+    const char *name = sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+    if (c->results)
+        fprintf(stderr, "nicsim sweep: stopped by SIG%s: %ld of %ld points done, their results kept in "
+                        "%s/point-NNNNN.json; no table, CSV, JSON or plot written\n", name, done, s->npts,
+                c->results);
+    else
+        fprintf(stderr, "nicsim sweep: stopped by SIG%s: %ld of %ld points done, nothing kept (--results DIR keeps "
+                        "the points done); no table, CSV, JSON or plot written\n", name, done, s->npts);
+    return 128 + sig;
+}
+
+/* The sweep's scratch folder and everything in it (the points' files). */
+static void remove_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            char p[PATH_MAX * 2];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 /* ---- the commands ---- */
 
 /* A point run by a job (--point) writes into the folder the sweep was
@@ -237,6 +351,11 @@ int cmd_sweep(const cli *c)
         fprintf(stderr, "nicsim sweep: needs at least one key=v1,v2,... or key=FROM..TO:STEP\n");
         return EXIT_USAGE;
     }
+    if (sweep_check_outputs(&s, c, err, sizeof err) != 0) {
+        fprintf(stderr, "nicsim sweep: %s\n", err);
+        sweep_spec_free(&s);
+        return EXIT_USAGE;
+    }
     int rc;
     if (c->emit_jobs || c->emit_slurm) {
         rc = sweep_emit(&s, c);
@@ -258,33 +377,38 @@ int cmd_sweep(const cli *c)
             cJSON_Delete(pt);
         }
     } else {
-        char tmpdir[] = "/tmp/nicsim_sweep_XXXXXX";
+        char tmpdir[PATH_MAX];
+        snprintf(tmpdir, sizeof tmpdir, "%s/nicsim_sweep_XXXXXX", cli_tmp_folder());
         const char *dir = c->results;
         if (dir ? cli_mkdir_p(dir, err, sizeof err) != 0 : !mkdtemp(tmpdir)) {
-            fprintf(stderr, "nicsim: %s\n", dir ? err : "cannot make a temporary folder");
+            if (!dir)
+                snprintf(err, sizeof err, "cannot make a temporary folder in %s: %s", cli_tmp_folder(),
+                         strerror(errno));
+            fprintf(stderr, "nicsim: %s\n", err);
             sweep_spec_free(&s);
             return EXIT_RUN_FAILED;
         }
-        if (!dir)
+        int scratch = -1;
+        if (!dir) {
             dir = tmpdir;
+            scratch = out_file_track(tmpdir, 1);    /* removed if we die of a signal after all */
+        }
         cJSON **pts = calloc((size_t)s.npts, sizeof *pts);
         long jobs = c->jobs > 0 ? c->jobs : sysconf(_SC_NPROCESSORS_ONLN);
         if (jobs > s.npts)
             jobs = s.npts;      /* no more children than points */
+        catch_stop_signals();
         run_points(&s, jobs < 1 ? 1 : (int)jobs, c->timeout, dir, pts);
-        rc = finish(&s, pts, c);
-        for (long i = 0; i < s.npts; i++) {
-            if (!c->results) {
-                char path[PATH_MAX], tmp[PATH_MAX + 8];
-                sweep_point_path(dir, i, path, sizeof path);
-                snprintf(tmp, sizeof tmp, "%s.tmp", path);   /* a killed point's half-written file */
-                unlink(path);
-                unlink(tmp);
-            }
+        if (stop_signal)
+            rc = stopped(&s, pts, c);
+        else
+            rc = finish(&s, pts, c);
+        for (long i = 0; i < s.npts; i++)
             cJSON_Delete(pts[i]);
+        if (!c->results) {
+            remove_folder(dir);
+            out_file_untrack(scratch);
         }
-        if (!c->results)
-            rmdir(dir);
         free(pts);
     }
     sweep_spec_free(&s);

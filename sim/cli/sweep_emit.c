@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sweep_emit.h"
+#include "../../models/out_file.h"
 #include "sweep_point.h"
 #include "../report/report.h"
 
@@ -149,18 +150,18 @@ int sweep_emit_check_options(const cli *c)
 
 static int write_jobs(const sweep_spec *s, const cli *c, const char *abs_scn, const char *abs_dir)
 {
-    char tmp[PATH_MAX + 64];
-    snprintf(tmp, sizeof tmp, "%s.tmp", c->emit_jobs);
-    FILE *f = fopen(tmp, "w");
-    for (long i = 0; f && i < s->npts; i++) {
+    char err[PATH_MAX + 256];
+    out_file *o = out_file_open(c->emit_jobs, err, sizeof err);
+    FILE *f = o ? out_file_stream(o) : NULL;
+    for (long i = 0; f && i < s->npts && !out_file_failed(o); i++) {
         char n[32];
         snprintf(n, sizeof n, "%ld", i + 1);
         point_command(f, c, abs_scn, abs_dir, n);
         fputc('\n', f);
+        out_file_note(o);
     }
-    if (!f || fclose(f) != 0 || rename(tmp, c->emit_jobs) != 0) {
-        fprintf(stderr, "nicsim: %s: cannot write: %s\n", c->emit_jobs, strerror(errno));
-        unlink(tmp);
+    if (!o || out_file_commit(o, err, sizeof err) != 0) {
+        fprintf(stderr, "nicsim: %s\n", err);
         return EXIT_RUN_FAILED;
     }
     fprintf(stderr, "nicsim: %ld commands in %s (results into %s): run them with\n"
@@ -172,10 +173,10 @@ static int write_jobs(const sweep_spec *s, const cli *c, const char *abs_scn, co
 
 static int write_slurm(const sweep_spec *s, const cli *c, const char *abs_scn, const char *abs_dir)
 {
-    char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
+    char path[PATH_MAX + 32], err[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/sweep.sbatch", abs_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    out_file *o = out_file_open(path, err, sizeof err);
+    FILE *f = o ? out_file_stream(o) : NULL;
     if (f) {
         fprintf(f, "#!/bin/bash\n# nicsim sweep of %s: %ld points, one per array task;\n"
                    "# results into this folder.  Submit: sbatch %s ; then: nicsim merge %s\n"
@@ -192,10 +193,14 @@ static int write_slurm(const sweep_spec *s, const cli *c, const char *abs_scn, c
                 abs_dir, s->npts);
         point_command(f, c, abs_scn, abs_dir, "\"$SLURM_ARRAY_TASK_ID\"");
         fputc('\n', f);
+        out_file_note(o);
     }
-    if (!f || fclose(f) != 0 || rename(tmp, path) != 0 || chmod(path, 0755) != 0) {
-        fprintf(stderr, "nicsim: %s: cannot write: %s\n", path, strerror(errno));
-        unlink(tmp);
+    if (!o || out_file_commit(o, err, sizeof err) != 0) {
+        fprintf(stderr, "nicsim: %s\n", err);
+        return EXIT_RUN_FAILED;
+    }
+    if (chmod(path, 0755) != 0) {
+        fprintf(stderr, "nicsim: %s: cannot make it executable: %s\n", path, strerror(errno));
         return EXIT_RUN_FAILED;
     }
     fprintf(stderr, "nicsim: %s: a job array of %ld points; sbatch it, then: nicsim merge %s\n", path, s->npts,

@@ -16,6 +16,9 @@
 int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *csv, const char *json,
                  const char *plot, char *err, size_t errlen);
 
+/* Whether path names a plot format: 1 PNG, 0 SVG, -1 neither (err says
+ * what is expected). */
+int sweep_plot_format(const char *path, char *err, size_t errlen);
 /* Draw the plot (gnuplot): the measured rate against the first swept key
  * with the wire-speed curve, one series per combination of the other keys'
  * values (at most 64).

@@ -4,9 +4,13 @@
  * as written (no gnuplot markup), a log2 x axis when the values are powers
  * of two (ring sizes, bursts, batches), the legend outside the data and
  * each point labelled with what limited its run.  SVG or PNG by the file's
- * extension; written to PATH.tmp and renamed. */
+ * extension; gnuplot draws it in a scratch folder and it is then written
+ * out as every output is (models/out_file.h). */
 #include "sweep_out.h"
 #include "sweep_point.h"
+#include "cli.h"
+#include "../../models/out_file.h"
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,9 +67,8 @@ static double num(const cJSON *pt, const char *name, int *ok)
     return *ok ? v->valuedouble : 0;
 }
 
-/* One plot in the making: what it shows and its temporary files (the data
- * and gnuplot's stderr in a folder of their own, the image at PATH.tmp
- * until gnuplot has succeeded). */
+/* One plot in the making: what it shows and its temporary files (the data,
+ * gnuplot's stderr and the image in a folder of their own). */
 typedef struct plot {
     const sweep_spec *s;
     int png;                    /* else SVG */
@@ -74,11 +77,11 @@ typedef struct plot {
     char xtics[1024];           /* then a tic at each value */
     long nseries;
     char labels[64][256];
-    char dir[24], data[64], log[64], tmp[4200];
+    char dir[PATH_MAX], data[PATH_MAX + 8], log[PATH_MAX + 8], tmp[PATH_MAX + 8];
 } plot;
 
 /* The format by the file's extension: 1 PNG, 0 SVG, -1 neither (err). */
-static int plot_format(const char *path, char *err, size_t errlen)
+int sweep_plot_format(const char *path, char *err, size_t errlen)
 {
     const char *ext = strrchr(path, '.');
     int png = ext && !strcmp(ext, ".png");
@@ -89,19 +92,42 @@ static int plot_format(const char *path, char *err, size_t errlen)
     return png;
 }
 
-/* The temporary folder and the names of the files in it, and PATH.tmp.
- * 0, or -1 (err). */
-static int plot_make_dir(plot *pl, const char *path, char *err, size_t errlen)
+/* The temporary folder and the names of the files in it.  0, or -1 (err). */
+static int plot_make_dir(plot *pl, char *err, size_t errlen)
 {
-    snprintf(pl->dir, sizeof pl->dir, "/tmp/nicsim_plot_XXXXXX");
+    snprintf(pl->dir, sizeof pl->dir, "%s/nicsim_plot_XXXXXX", cli_tmp_folder());
     if (!mkdtemp(pl->dir)) {
-        snprintf(err, errlen, "--plot: cannot make a temporary folder: %s", strerror(errno));
+        snprintf(err, errlen, "--plot: cannot make a temporary folder in %s: %s", cli_tmp_folder(), strerror(errno));
         return -1;
     }
     snprintf(pl->data, sizeof pl->data, "%s/data", pl->dir);
     snprintf(pl->log, sizeof pl->log, "%s/log", pl->dir);
-    snprintf(pl->tmp, sizeof pl->tmp, "%s.tmp", path);
+    snprintf(pl->tmp, sizeof pl->tmp, "%s/image", pl->dir);
     return 0;
+}
+
+/* The image gnuplot drew, written to path as an output: 0, or -1 (err). */
+static int copy_image(const char *from, const char *path, char *err, size_t errlen)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in) {
+        snprintf(err, errlen, "--plot %s: gnuplot wrote no image", path);
+        return -1;
+    }
+    out_file *o = out_file_open(path, err, errlen);
+    char buf[65536];
+    size_t n;
+    while (o && !out_file_failed(o) && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out_file_stream(o)) != n)
+            out_file_note(o);
+    int bad = ferror(in);
+    fclose(in);
+    if (o && bad) {
+        out_file_abort(o);
+        snprintf(err, errlen, "--plot %s: cannot read gnuplot's image", path);
+        return -1;
+    }
+    return o ? out_file_commit(o, err, errlen) : -1;
 }
 
 /* A legend label per series: the other keys' settings that vary (with one
@@ -187,8 +213,8 @@ static void write_gnuplot_script(FILE *g, const plot *pl)
  * line on stderr).  0, or -1. */
 static int run_gnuplot(const plot *pl, const char *path, char *err, size_t errlen)
 {
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "gnuplot 2>%s", pl->log);
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "gnuplot 2>'%s'", pl->log);   /* no quote in it: cli_tmp_folder */
     FILE *g = popen(cmd, "w");
     if (!g) {
         snprintf(err, errlen, "--plot: cannot run gnuplot (Debian: gnuplot-nox)");
@@ -207,27 +233,29 @@ static int run_gnuplot(const plot *pl, const char *path, char *err, size_t errle
     }
     unlink(pl->log);
     unlink(pl->data);
-    rmdir(pl->dir);
-    if (rc != 0 || access(pl->tmp, F_OK) != 0 || rename(pl->tmp, path) != 0) {
+    if (rc != 0 || access(pl->tmp, F_OK) != 0) {
         first[strcspn(first, "\n")] = 0;
         snprintf(err, errlen, "--plot %s: gnuplot failed%s%s", path, first[0] ? ": " : "", first);
-        unlink(pl->tmp);
-        return -1;
+        rc = -1;
+    } else {
+        rc = copy_image(pl->tmp, path, err, errlen);
     }
-    return 0;
+    unlink(pl->tmp);
+    rmdir(pl->dir);
+    return rc;
 }
 
 int sweep_plot(const sweep_spec *s, cJSON *const *pts, const char *path, char *err, size_t errlen)
 {
     plot pl = { .s = s };
-    pl.png = plot_format(path, err, errlen);
+    pl.png = sweep_plot_format(path, err, errlen);
     if (pl.png < 0)
         return -1;
     if (s->nk < 1) {
         snprintf(err, errlen, "--plot: nothing was swept");
         return -1;
     }
-    if (plot_make_dir(&pl, path, err, errlen) != 0)
+    if (plot_make_dir(&pl, err, errlen) != 0)
         return -1;
     pl.xnum = numeric(&s->keys[0]);
     pl.xlog2 = pl.xnum && powers_of_two(&s->keys[0]);

@@ -35,6 +35,16 @@ void sweep_point_command(const sweep_spec *s, long idx, char *out, size_t n)
     size_t l = (size_t)snprintf(out, n, "nicsim run %s", s->scenario);
     for (int k = 0; k < s->nk && l < n; k++)
         l += (size_t)snprintf(out + l, n - l, " %s", ov[k]);
+    /* `nicsim run` refuses {point}: the command names the point's own
+     * capture, as the sweep ran it (the last override of a key wins) */
+    char err[256];
+    scenario *sc = nicsim_scenario_load(s->scenario, s->nk, ov, err, sizeof err);
+    const char *pattern = sc ? scenario_str(sc, "capture", "pcap") : "";
+    char path[480];
+    if (strstr(pattern, "{point}") && sweep_point_capture(pattern, idx, path, sizeof path) == 0 && l < n)
+        snprintf(out + l, n - l, " capture.pcap=%s", path);
+    if (sc)
+        scenario_free(sc);
 }
 
 cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char *why)
@@ -49,19 +59,58 @@ cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char 
     return pt;
 }
 
+int sweep_point_capture(const char *pattern, long idx, char *out, size_t n)
+{
+    const char *mark = strstr(pattern, "{point}");
+    if (!mark)
+        return (size_t)snprintf(out, n, "%s", pattern) < n ? 0 : -1;
+    return (size_t)snprintf(out, n, "%.*s%ld%s", (int)(mark - pattern), pattern, idx + 1,
+                            mark + strlen("{point}")) < n ? 0 : -1;
+}
+
+/* Point idx's scenario: the sweep's overrides, and capture.pcap with
+ * {point} replaced by the point's number (so that each point writes a
+ * capture of its own).  NULL with err. */
+static scenario *point_scenario(const sweep_spec *s, long idx, char *err, size_t errlen)
+{
+    char bufs[SWEEP_MAX_KEYS + 1][512];
+    char *ov[SWEEP_MAX_KEYS + 1];
+    sweep_spec_point(s, idx, bufs, ov);
+    scenario *sc = nicsim_scenario_load(s->scenario, s->nk, ov, err, errlen);
+    if (!sc)
+        return NULL;
+    const char *pattern = scenario_str(sc, "capture", "pcap");
+    if (!strstr(pattern, "{point}"))
+        return sc;
+    char path[480];
+    int bad = sweep_point_capture(pattern, idx, path, sizeof path);
+    scenario_free(sc);
+    if (bad) {
+        snprintf(err, errlen, "capture.pcap: '%s': too long", pattern);
+        return NULL;
+    }
+    snprintf(bufs[s->nk], sizeof bufs[s->nk], "capture.pcap=%s", path);
+    ov[s->nk] = bufs[s->nk];
+    return nicsim_scenario_load(s->scenario, s->nk + 1, ov, err, errlen);
+}
+
 cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
 {
-    char bufs[SWEEP_MAX_KEYS][512];
-    char *ov[SWEEP_MAX_KEYS];
     char err[1024];
-    sweep_spec_point(s, idx, bufs, ov);
-    scenario *sc = nicsim_scenario_load(s->scenario, s->nk, ov, err, sizeof err);
+    scenario *sc = point_scenario(s, idx, err, sizeof err);
     if (!sc) {
         *status = EXIT_USAGE;
         return sweep_point_failed(s, idx, *status, err);
     }
     nicsim_system sys;
     int rc = nicsim_simulate(&sys, sc, err, sizeof err);
+    if (rc == 0 && system_captures_finish(&sys, err, sizeof err) != 0) {
+        /* a capture that could not be written fails the point */
+        char e2[256];
+        system_captures_discard(&sys);
+        system_free(&sys, e2, sizeof e2);
+        rc = -1;
+    }
     if (rc != 0) {
         scenario_free(sc);
         *status = rc == -2 ? EXIT_USAGE : EXIT_RUN_FAILED;

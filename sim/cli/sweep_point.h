@@ -23,4 +23,8 @@ void sweep_point_path(const char *dir, long idx, char *out, size_t n);
 /* The command that runs the point alone (`nicsim run ...`), for messages. */
 void sweep_point_command(const sweep_spec *s, long idx, char *out, size_t n);
 
+/* capture.pcap of point idx (0-based): pattern with {point} replaced by
+ * idx + 1, into out (n bytes).  0, or -1 when it does not fit. */
+int sweep_point_capture(const char *pattern, long idx, char *out, size_t n);
+
 #endif

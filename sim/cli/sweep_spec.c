@@ -77,6 +77,14 @@ int sweep_spec_parse(sweep_spec *s, const char *scenario, char *const *args, int
             return -1;
         }
         const char *eq = strchr(args[i], '=');
+        /* a key twice would label its rows with values the runs did not
+         * use: the later one wins in the scenario */
+        for (int k = 0; k < s->nk; k++)
+            if (strlen(s->keys[k].name) == (size_t)(eq - args[i]) && !strncmp(s->keys[k].name, args[i], (size_t)(eq - args[i]))) {
+                snprintf(err, errlen, "%s: given twice (put all its values in one %s=v1,v2,...)", s->keys[k].name,
+                         s->keys[k].name);
+                return -1;
+            }
         sweep_key *k = &s->keys[s->nk++];
         snprintf(k->name, sizeof k->name, "%.*s", (int)(eq - args[i]), args[i]);
         for (const char *item = eq + 1;;) {

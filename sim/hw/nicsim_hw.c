@@ -10,6 +10,7 @@
 #include "../scenario/nicsim_scenario.h"
 #include "hw_report.h"
 #include "hw_run.h"
+#include "../../driver/linux/pci_sysfs.h"
 
 static const char usage[] =
     "usage: nicsim-hw SCENARIO.ini --pci DEV[,DEV...] [section.key=value ...] [options]\n"
@@ -74,6 +75,13 @@ static int parse_pci(char *pci, struct hw_run *r)
     for (char *tok = strtok(pci, ","); tok; tok = strtok(NULL, ",")) {
         if (r->nspecs == HW_MAX_PORTS) {
             fprintf(stderr, "nicsim-hw: --pci: at most %d NICs\n", HW_MAX_PORTS);
+            return -1;
+        }
+        /* a malformed device is a usage error, found before any device
+         * (or root) is looked at */
+        if (!pci_spec_valid(tok)) {
+            fprintf(stderr, "nicsim-hw: --pci: '%s': expected a PCI address (0000:00:04.0 or 00:04.0) or "
+                            "vendor:device[@N] (8086:100f, 8086:100f@1)\n", tok);
             return -1;
         }
         r->specs[r->nspecs++] = tok;
@@ -203,6 +211,24 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     return rc >= 0 ? rc : run_scenario(&run, path, nov, overrides);
 }
 
+/* The report on stdout is the run's only output: a write that failed (a
+ * full disk, a closed descriptor) fails the command instead of losing it
+ * silently. */
+static int stdout_written(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno ? errno : EIO;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "nicsim-hw: standard output: cannot write: %s\n", strerror(e));
+    return rc ? rc : HW_RUN_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     char **overrides = calloc((size_t)argc, sizeof *overrides);
@@ -212,5 +238,5 @@ int main(int argc, char **argv)
     }
     int rc = nicsim_hw(argc, argv, overrides);
     free(overrides);
-    return rc;
+    return stdout_written(rc);
 }

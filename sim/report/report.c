@@ -1,5 +1,6 @@
 #include "report.h"
 #include "run_limit.h"
+#include "../../models/out_file.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,26 +631,17 @@ cJSON *report_read_json(const char *path)
 
 int report_write_json(const char *path, const cJSON *j, char *err, size_t errlen)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     char *text = cJSON_Print(j);
-    if (!text) {
+    size_t len = text ? strlen(text) : 0;
+    char *line = text ? realloc(text, len + 2) : NULL;
+    if (!line) {
+        free(text);
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-        free(text);
-        return -1;
-    }
-    int bad = fputs(text, f) < 0 || fputc('\n', f) < 0;
-    bad |= fclose(f) != 0;
-    free(text);
-    if (bad || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    line[len] = '\n';
+    line[len + 1] = 0;
+    int rc = out_file_write_all(path, line, len + 1, err, errlen);
+    free(line);
+    return rc;
 }

@@ -1,10 +1,14 @@
 /* Loading a scenario for any front end (the nicsim commands, the SystemC
  * testbench): the INI file and overrides against the key schema, then the
  * checks that span keys. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "nicsim_scenario.h"
+#include "personality.h"
 #include "scenario_keys.h"
+#include "../../driver/e1000/e1000_regs.h"
+#include "../../driver/ixgbe/ixgbe_regs.h"
 
 /* Where a key got its value, as error messages name it: the last command-line
  * override of it, else "PATH:LINE" of the file, else the file and "(default)". */
@@ -68,17 +72,99 @@ static int check_napi(const scenario *sc, int n_ov, char **ov, char *err, size_t
     return 0;
 }
 
+/* The longest time a microsecond key may ask for: times are picoseconds in
+ * 64 bits (at most 1.8e19 ps), and a start plus a duration must fit too;
+ * 1e12 us is 11.6 days of simulated time. */
+#define MAX_US 1000000000000ull
+
+/* Every *_us key within MAX_US (the schema gives most no upper bound). */
+static int check_microseconds(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+{
+    for (size_t i = 0; i < nicsim_n_keys; i++) {
+        const scenario_key *k = &nicsim_keys[i];
+        size_t l = strlen(k->key);
+        if (k->type != SCN_UINT || l < 3 || strcmp(k->key + l - 3, "_us"))
+            continue;
+        uint64_t v = scenario_uint(sc, k->section, k->key);
+        if (v > MAX_US) {
+            char w[600];
+            where(sc, n_ov, ov, k->section, k->key, w, sizeof w);
+            snprintf(err, n, "%s: %s.%s: expected at most %llu us (simulated time is counted in picoseconds in "
+                             "64 bits), got '%llu'", w, k->section, k->key, MAX_US, (unsigned long long)v);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A rule between two keys: "WHERE1: s1.k1: RULE, got 'V1' (with s2.k2 =
+ * V2, set at WHERE2)"
+ * names both keys and where each got its value. */
+static void two_keys(const scenario *sc, int n_ov, char **ov, const char *s1, const char *k1, const char *s2,
+                     const char *k2, const char *rule, char *err, size_t n)
+{
+    char w1[600], w2[600];
+    where(sc, n_ov, ov, s1, k1, w1, sizeof w1);
+    where(sc, n_ov, ov, s2, k2, w2, sizeof w2);
+    snprintf(err, n, "%s: %s.%s: %s, got '%s' (with %s.%s = %s, set at %s)", w1, s1, k1, rule, scenario_text(sc, s1, k1),
+             s2, k2, scenario_text(sc, s2, k2), w2);
+}
+
+/* The rings and reclaim threshold the NIC model's driver core takes (the
+ * schema's ranges are the union of the cores'): the 8254x's rings are
+ * multiples of 8 descriptors (128-byte TDLEN/RDLEN) from 48, the 82599's
+ * powers of 2 from 64 (ixy's and Linux's index masks). */
+static int check_rings(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+{
+    const nic_personality *pers = nic_personality_of(sc);
+    int ixgbe = !strcmp(pers->port->name, "ixgbe");
+    static const char *const rings[] = { "tx_ring", "rx_ring" };
+    for (int i = 0; i < 2; i++) {
+        uint64_t r = scenario_uint(sc, "driver", rings[i]);
+        /* the 82599's TX ring: any multiple of 8 (ixgbe_set_ringparam's
+         * IXGBE_REQ_TX_DESCRIPTOR_MULTIPLE); its RX ring: a power of 2 (the
+         * RX engine's index mask) */
+        int pow2 = ixgbe && i == 1;
+        int ok = ixgbe ? r >= IXGBE_MIN_TXD && r <= IXGBE_MAX_TXD &&
+                             (pow2 ? (r & (r - 1)) == 0 : r % IXGBE_TXD_MULTIPLE == 0)
+                       : r >= E1000_MIN_TXD && r <= E1000_MAX_RXD && r % E1000_RING_MULTIPLE == 0;
+        if (!ok) {
+            char rule[160];
+            if (pow2)
+                snprintf(rule, sizeof rule, "expected a power of 2 in [%u, %u]", IXGBE_MIN_RXD, IXGBE_MAX_RXD);
+            else if (ixgbe)
+                snprintf(rule, sizeof rule, "expected a multiple of %u in [%u, %u]", IXGBE_TXD_MULTIPLE,
+                         IXGBE_MIN_TXD, IXGBE_MAX_TXD);
+            else
+                snprintf(rule, sizeof rule, "expected a multiple of %u in [%u, %u]", E1000_RING_MULTIPLE,
+                         E1000_MIN_TXD, E1000_MAX_RXD);
+            two_keys(sc, n_ov, ov, "driver", rings[i], "nic", "model", rule, err, n);
+            return -1;
+        }
+    }
+    if (scenario_uint(sc, "driver", "tx_clean_thresh") >= scenario_uint(sc, "driver", "tx_ring")) {
+        two_keys(sc, n_ov, ov, "driver", "tx_clean_thresh", "driver", "tx_ring",
+                 "expected fewer than driver.tx_ring descriptors (reclaim starts when fewer are free)", err, n);
+        return -1;
+    }
+    uint64_t b = scenario_uint(sc, "router", "rt_buckets");
+    if (b & (b - 1)) {
+        char w[600];
+        where(sc, n_ov, ov, "router", "rt_buckets", w, sizeof w);
+        snprintf(err, n, "%s: router.rt_buckets: expected a power of 2 (the hash is masked), got '%llu'", w,
+                 (unsigned long long)b);
+        return -1;
+    }
+    return 0;
+}
+
 /* Checks that need more than one key or a rule the schema cannot say. */
 static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
-    if (ring % 8) {
-        where(sc, n_ov, ov, "driver", "tx_ring", w, sizeof w);
-        snprintf(err, n, "%s: driver.tx_ring: expected a multiple of 8 in [48, 4096], got '%llu'", w,
-                 (unsigned long long)ring);
+    if (check_microseconds(sc, n_ov, ov, err, n) != 0 || check_rings(sc, n_ov, ov, err, n) != 0)
         return -1;
-    }
     uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
     if (!scenario_bool(sc, "driver", "tx_gran"))
         wthresh *= 4;              /* GRAN = 0 counts 64-byte lines of 4 descriptors */
@@ -123,11 +209,36 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
     if (check_napi(sc, n_ov, ov, err, n) != 0)
         return -1;
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
-        where(sc, n_ov, ov, "pktgen", "count", w, sizeof w);
-        snprintf(err, n, "%s: pktgen.count: expected a packet count when pktgen.duration_us is 0, got '0'", w);
+        two_keys(sc, n_ov, ov, "pktgen", "count", "pktgen", "duration_us",
+                 "expected a packet count when pktgen.duration_us is 0", err, n);
         return -1;
     }
     return 0;
+}
+
+void nicsim_scenario_locate(const scenario *sc, int n_ov, char **ov, const char *msg, char *out, size_t n)
+{
+    size_t l = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < nicsim_n_keys && l < n; i++) {
+        const scenario_key *k = &nicsim_keys[i];
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", k->section, k->key);
+        /* the name as a whole word: not "pktgen.ports" inside "l3fwd.pktgen.ports_x" */
+        const char *hit = msg;
+        size_t nl = strlen(name);
+        while ((hit = strstr(hit, name)) &&
+               ((hit > msg && (hit[-1] == '.' || hit[-1] == '_' || isalnum((unsigned char)hit[-1]))) ||
+                hit[nl] == '_' || isalnum((unsigned char)hit[nl])))
+            hit += nl;
+        if (!hit)
+            continue;
+        char w[600];
+        where(sc, n_ov, ov, k->section, k->key, w, sizeof w);
+        l += (size_t)snprintf(out + l, n - l, "%s%s: %s", l ? "; " : " (", name, w);
+    }
+    if (l && l < n)
+        snprintf(out + l, n - l, ")");
 }
 
 scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen)

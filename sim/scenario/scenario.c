@@ -397,8 +397,9 @@ typedef struct scn_parse {
     scenario *sc;
     FILE *f;
     const char *path;
-    char *buf; /* getline buffer */
+    char *buf; /* the line being read (SCENARIO_MAX_LINE + 3 bytes) */
     size_t cap;
+    size_t bytes;  /* read so far (SCENARIO_MAX_BYTES at most) */
     int line;      /* line most recently handed to libinih */
     int fail_line; /* line of our first error, 0 = none */
     char *err;
@@ -432,25 +433,69 @@ static void parse_fail(scn_parse *c, const char *fmt, ...)
  *    only knows ';';
  *  - a UTF-8 BOM on line 1 is dropped here so the header check below sees '['.
  * Returning NULL ends the parse: at EOF, or after our first error. */
+/* One line into c->buf without its line end (LF or CR LF): its length, -1
+ * at the end of the file, or -2 after parse_fail.  Bounded: a line longer
+ * than SCENARIO_MAX_LINE or a file larger than SCENARIO_MAX_BYTES is
+ * refused as soon as it is seen, so that an endless input (a FIFO that
+ * never closes) costs no memory; a NUL byte or a CR inside a line (a file
+ * with CR-only line ends would be one long line) is refused too, where
+ * libinih would silently drop what follows. */
+static ssize_t read_bounded_line(scn_parse *c)
+{
+    size_t len = 0;
+    int ch, cr = 0;
+    errno = 0;
+    while ((ch = getc(c->f)) != EOF) {
+        if (++c->bytes > SCENARIO_MAX_BYTES) {
+            c->line++;
+            parse_fail(c, "the file is larger than %d bytes (not a scenario?)", SCENARIO_MAX_BYTES);
+            return -2;
+        }
+        if (ch == '\n')
+            break;
+        if (cr) {
+            c->line++;
+            parse_fail(c, "a carriage return inside the line (line ends must be LF or CR LF, not CR alone)");
+            return -2;
+        }
+        if (ch == '\r') {
+            cr = 1;
+            continue;
+        }
+        if (ch == 0) {
+            c->line++;
+            parse_fail(c, "a NUL byte at column %zu (not a text file?)", len + 1);
+            return -2;
+        }
+        if (len > SCENARIO_MAX_LINE + 3) {
+            c->line++;
+            parse_fail(c, "line too long (more than %d characters)", SCENARIO_MAX_LINE);
+            return -2;
+        }
+        c->buf[len++] = (char)ch;
+    }
+    if (ch == EOF && ferror(c->f)) {
+        if (c->err && c->errlen)
+            snprintf(c->err, c->errlen, "%s: cannot read: %s", c->path, strerror(errno ? errno : EIO));
+        c->fail_line = c->line + 1;
+        return -2;
+    }
+    if (ch == EOF && len == 0 && !cr)
+        return -1;
+    c->buf[len] = '\0';
+    return (ssize_t)len;
+}
+
 static char *scn_read_line(char *str, int num, void *stream)
 {
     scn_parse *c = stream;
     if (c->fail_line)
         return NULL;
-    errno = 0;
-    ssize_t len = getline(&c->buf, &c->cap, c->f);
-    if (len < 0) {
-        if (ferror(c->f) && c->err && c->errlen) {
-            snprintf(c->err, c->errlen, "%s: cannot read: %s", c->path,
-                     strerror(errno ? errno : EIO));
-            c->fail_line = c->line + 1;
-        }
+    ssize_t len = read_bounded_line(c);
+    if (len < 0)
         return NULL;
-    }
     c->line++;
     char *p = c->buf;
-    while (len > 0 && (p[len - 1] == '\n' || p[len - 1] == '\r'))
-        p[--len] = '\0';
     if (c->line == 1 && !strncmp(p, "\xEF\xBB\xBF", 3)) {
         p += 3;
         len -= 3;
@@ -473,6 +518,15 @@ static char *scn_read_line(char *str, int num, void *stream)
     if (*p == '[') {
         char *end = strchr(p + 1, ']');
         if (end) { /* without ']' libinih reports the syntax error */
+            const char *rest = end + 1;
+            while (*rest == ' ' || *rest == '\t')
+                rest++;
+            if (*rest) {
+                /* libinih would drop it: `[pktgen] count = 7` sets nothing */
+                parse_fail(c, "text after the section header %.*s: '%s' (a key goes on a line of its own)",
+                           (int)(end + 1 - p), p, rest);
+                return NULL;
+            }
             *end = '\0';
             char msg[512] = "";
             if (!section_known(c->sc->schema, c->sc->n, p + 1)) {
@@ -527,7 +581,21 @@ static int load_file(scenario *sc, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    /* a regular file, or a FIFO (a pipe, <(...)): a device such as
+     * /dev/zero or /dev/urandom is never a scenario */
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (a %s): expected a scenario file", path,
+                 S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" : "socket");
+        fclose(f);
+        return -1;
+    }
     scn_parse c = {.sc = sc, .f = f, .path = path, .err = err, .errlen = errlen};
+    c.cap = SCENARIO_MAX_LINE + 8;
+    if (!(c.buf = malloc(c.cap))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        fclose(f);
+        return -1;
+    }
     int ret = ini_parse_stream(scn_read_line, &c, scn_on_value, &c);
     free(c.buf);
     fclose(f);
@@ -685,6 +753,16 @@ int scenario_bool(const scenario *s, const char *section, const char *key)
 const char *scenario_str(const scenario *s, const char *section, const char *key)
 {
     return get(s, section, key, SCN_STRING, 1)->text;
+}
+
+const char *scenario_text(const scenario *s, const char *section, const char *key)
+{
+    long i = find_key(s->schema, s->n, section, key);
+    if (i < 0) {
+        fprintf(stderr, "scenario: [%s] %s is not in the schema\n", section, key);
+        abort();
+    }
+    return s->v[i].text;
 }
 
 int scenario_line(const scenario *s, const char *section, const char *key)

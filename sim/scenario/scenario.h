@@ -16,6 +16,10 @@
  *   # '#' preceded by whitespace: `rate = 10 # Gbit/s`.
  *   Indentation is ignored (no multi-line values), lines are at most
  *   SCENARIO_MAX_LINE characters, and keys must be inside a section.
+ *   Refused with file:line: text after a section header on its line, a
+ *   carriage return that does not end a line (CR-only line ends), a NUL
+ *   byte; and a file larger than SCENARIO_MAX_BYTES or that is neither a
+ *   regular file nor a FIFO (a device such as /dev/zero never ends).
  *
  * Values by type (the same in files, overrides and schema defaults):
  *   INT, UINT  decimal or 0x hex; INT may have a leading '-'; no suffixes, no '_'
@@ -33,6 +37,8 @@
 /* Longest accepted line, without its line break: libinih parses a line in a
  * 200-byte buffer that also holds the '\n' and the NUL. */
 #define SCENARIO_MAX_LINE 198
+/* Largest accepted scenario file: the biggest real one is a few KiB. */
+#define SCENARIO_MAX_BYTES (1024 * 1024)
 
 typedef enum scenario_type {
     SCN_INT,    /* int64_t  -> scenario_int()    */
@@ -81,6 +87,9 @@ uint64_t scenario_uint(const scenario *s, const char *section, const char *key);
 double scenario_double(const scenario *s, const char *section, const char *key);
 int scenario_bool(const scenario *s, const char *section, const char *key);
 const char *scenario_str(const scenario *s, const char *section, const char *key);
+/* Any key's value as written (file, override or default), for messages
+ * that quote it whatever its type. */
+const char *scenario_text(const scenario *s, const char *section, const char *key);
 /* Line of the file that set the key; 0 when it is the default or an override.
  * Lets later semantic checks (e.g. "ring must be a multiple of 8") point at
  * the line too. */

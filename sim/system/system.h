@@ -215,7 +215,20 @@ void system_bus_busy(const nicsim_system *sys, int i, ps_t busy[2]);
 /* Take the apps and the ports' queues down (the drivers' MMIO included);
  * system_free does it when not done before. */
 void system_drivers_down(nicsim_system *sys);
-/* Close the captures (0 = every pcap completed) and free everything. */
+/* Write out the captures and check every write, before anything is put
+ * in place (so that a caller can drop all of a run's outputs when one
+ * fails): 0, or -1 with "PATH: cannot write: why" in err. */
+int system_captures_finish(nicsim_system *sys, char *err, size_t errlen);
+/* Drop the captures: their temporary files are removed and the pcaps at
+ * their paths (an earlier run's) are left as they were. */
+void system_captures_discard(nicsim_system *sys);
+/* The pcap file port p's capture.pcap pattern names ({port} replaced), or
+ * "" when p writes none: *out (n bytes).  0, or -1 with a message naming
+ * capture.pcap when the pattern cannot be used (no {port} though several
+ * ports transmit; a {point} outside a sweep). */
+int system_capture_path(const scenario *sc, const app *a, int p, int nports, char *out, size_t n, char *err,
+                        size_t errlen);
+/* Put the captures in place (0 = every pcap completed) and free everything. */
 int system_free(nicsim_system *sys, char *err, size_t errlen);
 
 /* ---- used by the simulator platform, from inside CPU self's coroutine

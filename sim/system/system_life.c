@@ -20,9 +20,24 @@
 enum { BUILD_CPUS = 1, BUILD_DEVICES = 2 };
 
 /* capture.pcap for port p: the pattern with {port} replaced by p (required
- * when more than one port transmits). */
-static int pcap_path_for(const char *pattern, int port, int ntx, char *out, size_t n, char *err, size_t errlen)
+ * when more than one port transmits).  {point} is a sweep's (nicsim sweep
+ * replaces it before a point runs): left in, every run would write a file
+ * of that literal name. */
+int system_capture_path(const scenario *sc, const app *a, int p, int nports, char *out, size_t n, char *err,
+                        size_t errlen)
 {
+    const char *pattern = scenario_str(sc, "capture", "pcap");
+    out[0] = 0;
+    if (!pattern[0] || !a->transmits(sc, p, nports))
+        return 0;
+    if (strstr(pattern, "{point}")) {
+        snprintf(err, errlen, "capture.pcap: '%s': {point} stands for a sweep's point number (nicsim sweep only)",
+                 pattern);
+        return -1;
+    }
+    int ntx = 0;
+    for (int q = 0; q < nports; q++)
+        ntx += a->transmits(sc, q, nports);
     const char *mark = strstr(pattern, "{port}");
     if (!mark) {
         if (ntx > 1) {
@@ -32,7 +47,7 @@ static int pcap_path_for(const char *pattern, int port, int ntx, char *out, size
         snprintf(out, n, "%s", pattern);
         return 0;
     }
-    snprintf(out, n, "%.*s%d%s", (int)(mark - pattern), pattern, port, mark + strlen("{port}"));
+    snprintf(out, n, "%.*s%d%s", (int)(mark - pattern), pattern, p, mark + strlen("{port}"));
     return 0;
 }
 
@@ -57,10 +72,6 @@ static int ports_build(nicsim_system *sys, int parts, const sim_device_io *io, c
 {
     const scenario *sc = sys->sc;
     const app *a = sys->app;
-    int ntx = 0;
-    for (int p = 0; p < sys->nports; p++)
-        ntx += a->transmits(sc, p, sys->nports);
-    const char *pcap = scenario_str(sc, "capture", "pcap");
     double gbps = scenario_double(sc, "link", "gbps");
     for (int p = 0; p < sys->nports; p++) {
         sim_port *sp = &sys->port[p];
@@ -74,12 +85,10 @@ static int ports_build(nicsim_system *sys, int parts, const sim_device_io *io, c
             link_wire_init(&sp->wire, gbps, io->out, io->out_ctx[p]);
             continue;
         }
-        if (tx && pcap[0]) {
-            if (pcap_path_for(pcap, p, ntx, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
-                return -1;
-            if ((parts & BUILD_DEVICES) && !(sp->sink = link_sink_new(sp->pcap_path, err, errlen)))
-                return -1;
-        }
+        if (system_capture_path(sc, a, p, sys->nports, sp->pcap_path, sizeof sp->pcap_path, err, errlen))
+            return -1;
+        if (sp->pcap_path[0] && (parts & BUILD_DEVICES) && !(sp->sink = link_sink_new(sp->pcap_path, err, errlen)))
+            return -1;
         link_wire_init(&sp->wire, gbps, sp->sink ? link_wire_to_sink : NULL, sp->sink);
         link_gen_cfg cfg;
         link_partner_cfg(sys, sp, &cfg);
@@ -274,6 +283,18 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
         if (!sys->app->complete(c->app_state, index, c->nports, cut, why, n))
             return 0;
     }
+    /* what a generator handed the NIC must have left on the wire: a NIC
+     * that reports its descriptors done without sending (a packet buffer
+     * with no room for TX) did not do what was asked.  (With the devices
+     * elsewhere the wire is not ours to count.) */
+    for (int p = 0; p < sys->nports && !sys->ext; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (sp->app.generator && sp->app.sent > sp->wire.frames) {
+            snprintf(why, n, "eth%d: %llu packets handed to the NIC, %llu of them on the wire%s", p,
+                     (unsigned long long)sp->app.sent, (unsigned long long)sp->wire.frames, cut);
+            return 0;
+        }
+    }
     for (int p = 0; p < sys->nports; p++)
         if (sys->port[p].gen && !sys->port[p].gen_done) {
             snprintf(why, n, "eth%d: the link partner had not sent all its frames", p);
@@ -284,6 +305,24 @@ int system_complete(const nicsim_system *sys, char *why, size_t n)
         return 0;
     }
     return 1;
+}
+
+/* ---------------- the captures ---------------- */
+
+int system_captures_finish(nicsim_system *sys, char *err, size_t errlen)
+{
+    for (int p = 0; p < sys->nports; p++)
+        if (sys->port[p].sink && link_sink_finish(sys->port[p].sink, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+void system_captures_discard(nicsim_system *sys)
+{
+    for (int p = 0; p < sys->nports; p++) {
+        link_sink_abort(sys->port[p].sink);
+        sys->port[p].sink = NULL;
+    }
 }
 
 /* ---------------- taking down ---------------- */
@@ -312,8 +351,9 @@ int system_free(nicsim_system *sys, char *err, size_t errlen)
             link_gen_free(sp->gen);
         sp->gen = NULL;
         if (sp->sink) {
-            if (link_sink_close(sp->sink) != 0 && rc == 0) {
-                snprintf(err, errlen, "%s: cannot complete the capture: %s", sp->pcap_path, strerror(errno));
+            char e[600];
+            if (link_sink_close(sp->sink, e, sizeof e) != 0 && rc == 0) {
+                snprintf(err, errlen, "%s", e);
                 rc = -1;
             }
             sp->sink = NULL;

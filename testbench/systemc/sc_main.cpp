@@ -447,13 +447,13 @@ static int report_run(tb_cpus *cpus, const tb_result &r, const char *json)
 // Complete the captures while the run has succeeded (rc 0); a failed run's
 // are abandoned, so no pcap of it is left.  Returns rc, or EXIT_RUN_FAILED
 // when a capture could not be completed.
-static int close_captures(sc_vector<pcap_tap> &taps, const tb_cpus *cpus, int rc)
+static int close_captures(sc_vector<pcap_tap> &taps, int rc)
 {
     for (int f = 0; f < 2; f++)
         if (taps[f].sink) {
-            if (rc == 0 && link_sink_close(taps[f].sink) != 0) {
-                fprintf(stderr, "nicsim-systemc: %s: cannot complete the capture: %s\n",
-                        tb_cpus_pcap_path(cpus, f), strerror(errno));
+            char err[1024];
+            if (rc == 0 && link_sink_close(taps[f].sink, err, sizeof err) != 0) {
+                fprintf(stderr, "nicsim-systemc: %s\n", err);
                 rc = EXIT_RUN_FAILED;
             } else if (rc != 0) {
                 link_sink_abort(taps[f].sink);
@@ -513,7 +513,7 @@ int sc_main(int argc, char **argv)
     tb_result r = run_result(cpu, *nic, wall, a.quantum_ns);
     if (rc == 0)
         rc = report_run(cpus.get(), r, a.json);
-    return close_captures(taps, cpus.get(), rc);
+    return close_captures(taps, rc);
 }
 
 // Our own main: the SystemC banner is printed before sc_main, so it is

@@ -715,7 +715,7 @@ static void write_rt(const char *p)
         fill(buf, rt[i].caplen, (uint8_t)i);
         link_sink_frame(s, rt[i].t_ns * 1000, buf, rt[i].caplen);
     }
-    CU_ASSERT_EQUAL_FATAL(link_sink_close(s), 0);
+    CU_ASSERT_EQUAL_FATAL(link_sink_close(s, err, sizeof err), 0);
 }
 
 static link_gen *replay(const char *p, uint64_t rate, uint32_t loops, uint64_t count,

@@ -146,9 +146,10 @@ static void tsys_init(tsys *t, const char *pcap0)
 
 static void tsys_free(tsys *t)
 {
+    char err[256] = "";
     nic_adapter_fini(&t->a);
     if (t->sink)
-        CU_ASSERT_EQUAL(link_sink_close(t->sink), 0);
+        CU_ASSERT_EQUAL(link_sink_close(t->sink, err, sizeof err), 0);
     host_mem_free(t->mem);
     sched_free(&t->s);
 }
