@@ -160,7 +160,7 @@ systemc: deps
 # the `make hil` guest as it is.
 HW_SRCS := $(wildcard sim/hw/*.c driver/*/*.c sim/apps/*.c) \
            sim/scenario/scenario.c sim/scenario/scenario_keys.c sim/scenario/driver_options.c \
-           sim/scenario/personality.c sim/scenario/nicsim_scenario.c sim/report/report_tables.c
+           sim/scenario/personality.c sim/scenario/nicsim_scenario.c sim/report/report_tables.c models/out_file.c
 HW_OBJS := $(HW_SRCS:%.c=$(BUILD)/obj/%.o)
 # (not static under the sanitizers: their runtimes need the dynamic loader)
 $(BUILD)/nicsim-hw: $(HW_OBJS)

@@ -329,3 +329,18 @@ int out_file_write_all(const char *path, const void *text, size_t len, char *err
         out_file_note(f);
     return out_file_commit(f, err, errlen);
 }
+
+int out_file_stdout_done(const char *prog, int rc, int fail_rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno ? errno : EIO;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "%s: standard output: cannot write: %s\n", prog, strerror(e));
+    return rc ? rc : fail_rc;
+}

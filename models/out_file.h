@@ -64,6 +64,12 @@ int out_file_write_all(const char *path, const void *text, size_t len, char *err
 
 /* ---- removal on signals ---- */
 
+/* A command's report on stdout is an output too: flush and close stdout at
+ * the end; a write that failed (a full disk, a closed descriptor) is said on
+ * stderr as "PROG: standard output: cannot write: WHY" and turns a
+ * successful rc into fail_rc.  Returns the command's exit status. */
+int out_file_stdout_done(const char *prog, int rc, int fail_rc);
+
 /* From now on, a process ended by SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
  * SIGALRM, SIGXCPU, SIGXFSZ, SIGUSR1 or SIGUSR2 first removes the
  * temporary files of its open outputs and the scratch paths registered

@@ -173,21 +173,10 @@ static int parse_cli(int argc, char **argv, cli *c)
     return 0;
 }
 
-/* The report on stdout is an output too: a write that failed (a full disk,
- * a closed descriptor) fails the command instead of losing it silently. */
+/* The report on stdout is an output too (out_file_stdout_done). */
 static int stdout_written(int rc)
 {
-    errno = 0;
-    int bad = fflush(stdout) != 0 || ferror(stdout);
-    int e = errno ? errno : EIO;
-    if (fclose(stdout) != 0 && !bad) {
-        bad = 1;
-        e = errno ? errno : EIO;
-    }
-    if (!bad)
-        return rc;
-    fprintf(stderr, "nicsim: standard output: cannot write: %s\n", strerror(e));
-    return rc ? rc : EXIT_RUN_FAILED;
+    return out_file_stdout_done("nicsim", rc, EXIT_RUN_FAILED);
 }
 
 /* --json, --csv and --plot of every command but sweep (which checks them

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../scenario/nicsim_scenario.h"
+#include "../../models/out_file.h"
 #include "hw_report.h"
 #include "hw_run.h"
 #include "../../driver/linux/pci_sysfs.h"
@@ -211,22 +212,10 @@ static int nicsim_hw(int argc, char **argv, char **overrides)
     return rc >= 0 ? rc : run_scenario(&run, path, nov, overrides);
 }
 
-/* The report on stdout is the run's only output: a write that failed (a
- * full disk, a closed descriptor) fails the command instead of losing it
- * silently. */
+/* The report on stdout is an output too (out_file_stdout_done). */
 static int stdout_written(int rc)
 {
-    errno = 0;
-    int bad = fflush(stdout) != 0 || ferror(stdout);
-    int e = errno ? errno : EIO;
-    if (fclose(stdout) != 0 && !bad) {
-        bad = 1;
-        e = errno ? errno : EIO;
-    }
-    if (!bad)
-        return rc;
-    fprintf(stderr, "nicsim-hw: standard output: cannot write: %s\n", strerror(e));
-    return rc ? rc : HW_RUN_FAILED;
+    return out_file_stdout_done("nicsim-hw", rc, HW_RUN_FAILED);
 }
 
 int main(int argc, char **argv)
