@@ -432,9 +432,18 @@ int cmd_merge(const cli *c)
         char p[PATH_MAX];
         sweep_point_path(c->scenario, i, p, sizeof p);
         pts[i] = report_read_json(p);
+        char why[PATH_MAX + 1024], bad[900];
         if (!pts[i]) {
-            char why[PATH_MAX + 256];
-            sweep_emit_missing_reason(c->scenario, i, why, sizeof why);
+            if (access(p, F_OK) == 0)
+                snprintf(why, sizeof why, "%s: corrupt: not JSON", p);
+            else
+                sweep_emit_missing_reason(c->scenario, i, why, sizeof why);
+            pts[i] = sweep_point_failed(&s, i, -1, why);
+        } else if (sweep_point_check(&s, i, pts[i], bad, sizeof bad) != 0) {
+            /* a point file of another grid or a damaged one is not taken
+             * for this grid's result: named, and run again */
+            snprintf(why, sizeof why, "%s: %s", p, bad);
+            cJSON_Delete(pts[i]);
             pts[i] = sweep_point_failed(&s, i, -1, why);
         }
     }

@@ -154,3 +154,65 @@ void sweep_point_path(const char *dir, long idx, char *out, size_t n)
 {
     snprintf(out, n, "%s/point-%05ld.json", dir, idx + 1);
 }
+
+/* The value pt holds for a key against the grid's text v (the point file
+ * stores numbers as numbers, as point_head wrote them). */
+static int same_value(const cJSON *have, const char *v)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (*v && !*end)
+        return cJSON_IsNumber(have) && have->valuedouble == d;
+    return cJSON_IsString(have) && !strcmp(have->valuestring, v);
+}
+
+int sweep_point_check(const sweep_spec *s, long idx, const cJSON *pt, char *why, size_t n)
+{
+    if (!cJSON_IsObject(pt)) {
+        snprintf(why, n, "corrupt: not a JSON object");
+        return -1;
+    }
+    const cJSON *num = cJSON_GetObjectItemCaseSensitive(pt, "point");
+    if (!cJSON_IsNumber(num) || num->valuedouble != (double)idx + 1) {
+        snprintf(why, n, "stale or foreign: it is not point %ld of this grid (\"point\": %s)", idx + 1,
+                 cJSON_IsNumber(num) ? "another number" : "missing");
+        return -1;
+    }
+    char bufs[SWEEP_MAX_KEYS][512];
+    char *ov[SWEEP_MAX_KEYS];
+    sweep_spec_point(s, idx, bufs, ov);
+    for (int k = 0; k < s->nk; k++) {
+        const char *v = strchr(ov[k], '=') + 1;
+        const cJSON *have = cJSON_GetObjectItemCaseSensitive(pt, s->keys[k].name);
+        if (!same_value(have, v)) {
+            char *txt = have ? cJSON_PrintUnformatted(have) : NULL;
+            snprintf(why, n, "stale or foreign: it ran %s=%s, the grid's point %ld has %s (left from another grid "
+                     "in this folder?)", s->keys[k].name, txt ? txt : "(nothing)", idx + 1, ov[k]);
+            free(txt);
+            return -1;
+        }
+    }
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pt, "failed")))
+        return 0;       /* a failed point carries its own error */
+    static const char *const numbers[] = { "tx_pps", "wire_pps", "pct_wire", "tx_mbps", "tx_packets" };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(pt, numbers[i]))) {
+            snprintf(why, n, "corrupt: \"%s\" is missing or not a number", numbers[i]);
+            return -1;
+        }
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(pt, "limit")) ||
+        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(pt, "complete"))) {
+        snprintf(why, n, "corrupt: \"limit\" or \"complete\" is missing or of the wrong type");
+        return -1;
+    }
+    const cJSON *scn = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pt, "run"), "scenario");
+    if (!cJSON_IsString(scn)) {
+        snprintf(why, n, "corrupt: no \"run\" with its \"scenario\"");
+        return -1;
+    }
+    if (strcmp(scn->valuestring, s->scenario)) {
+        snprintf(why, n, "stale or foreign: it ran %s, the grid is of %s", scn->valuestring, s->scenario);
+        return -1;
+    }
+    return 0;
+}

@@ -15,6 +15,10 @@
 cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status);
 /* A point that did not produce its own result (crashed, killed, timed out). */
 cJSON *sweep_point_failed(const sweep_spec *s, long idx, int status, const char *why);
+/* Whether pt, read from a results folder, is point idx of s: 0, or -1 with
+ * why ("stale or foreign: ..." when it ran other values, "corrupt: ..."
+ * when a result field is missing or of the wrong type). */
+int sweep_point_check(const sweep_spec *s, long idx, const cJSON *pt, char *why, size_t n);
 /* "ok" (ran and completed), "incomplete" or "failed" (also for NULL: a
  * point that never reported). */
 const char *sweep_point_state(const cJSON *pt);

@@ -337,6 +337,70 @@ static void test_sweep_sigterm(void)
     sweep_stopped_by(SIGTERM);
 }
 
+/* ---- merge: a results folder holds one grid ------------------------------ */
+
+/* Run line `line` of a jobs file (or all of them: line 0) with /bin/sh, as
+ * GNU parallel would run each. */
+static void run_jobs(const char *jobs, int line)
+{
+    char script[4400];
+    if (line)
+        snprintf(script, sizeof script, "sed -n '%dp' '%s' | sh", line, jobs);
+    else
+        snprintf(script, sizeof script, "sh '%s'", jobs);
+    char *args[] = { "-c", script, NULL };
+    sys_proc p;
+    sys_run(&p, "/bin/sh", args, NULL);
+    CHECK(p.status == 0, "%s: exit status %d\n%s", script, p.status, p.err);
+    sys_proc_free(&p);
+}
+
+/* A grid emitted over an earlier one into the same jobs file: merge does
+ * not take the earlier grid's point files for the new grid's (it names
+ * them, stale, with their files, and exits 1); a point file with a
+ * non-numeric rate is called corrupt; a file that is not JSON too. */
+static void test_merge_refuses_stale_and_corrupt(void)
+{
+    const char *dir = sys_tmpdir();
+    char *jobs = sys_path(dir, "j.jobs"), results[4200];
+    snprintf(results, sizeof results, "%s.results", jobs);
+    sys_proc p;
+    SYS_RUN(&p, "sweep", (char *)sys_repo(SCENARIO), "pktgen.size=64,128,256", "pktgen.count=200", "--emit-jobs",
+            jobs);
+    expect_status(&p, 0);
+    sys_proc_free(&p);
+    run_jobs(jobs, 0);
+    SYS_RUN(&p, "merge", results);
+    expect_status(&p, 0);
+    sys_proc_free(&p);
+
+    SYS_RUN(&p, "sweep", (char *)sys_repo(SCENARIO), "pktgen.size=1024,1280,1518", "pktgen.count=200",
+            "--emit-jobs", jobs);
+    expect_status(&p, 0);
+    sys_proc_free(&p);
+    run_jobs(jobs, 1);
+    SYS_RUN(&p, "merge", results);
+    expect_status(&p, 1);
+    expect_says(&p, "point-00002.json: stale or foreign: it ran pktgen.size=128, the grid's point 2 has "
+                    "pktgen.size=1280");
+    expect_says(&p, "point-00003.json: stale or foreign: it ran pktgen.size=256");
+    CHECK(strstr(p.out, "1024") && !strstr(p.out, "452."), "%s: the table shows another grid's rate:\n%s", p.cmd,
+          p.out);
+    sys_proc_free(&p);
+
+    const char *bad = "{\"point\": 1, \"pktgen.size\": 1024, \"pktgen.count\": 200, \"tx_pps\": \"abc\"}";
+    sys_write(sys_path(results, "point-00001.json"), bad, strlen(bad));
+    SYS_RUN(&p, "merge", results);
+    expect_status(&p, 1);
+    expect_says(&p, "point-00001.json: corrupt: \"tx_pps\" is missing or not a number");
+    sys_proc_free(&p);
+    sys_write(sys_path(results, "point-00001.json"), "{\"point\": 1,", 13);
+    SYS_RUN(&p, "merge", results);
+    expect_status(&p, 1);
+    expect_says(&p, "point-00001.json: corrupt: not JSON");
+    sys_proc_free(&p);
+}
+
 /* ---- registration ------------------------------------------------------- */
 
 static void register_suites(void)
@@ -351,6 +415,7 @@ static void register_suites(void)
     s = CU_add_suite("SweepOutputs", NULL, sys_cleanup);
     CU_add_test(s, "CapturePerPoint", test_sweep_capture_per_point);
     CU_add_test(s, "RefusedBeforeAnyPoint", test_sweep_refused_first);
+    CU_add_test(s, "MergeRefusesStaleAndCorruptPoints", test_merge_refuses_stale_and_corrupt);
     s = CU_add_suite("SweepSignals", NULL, sys_cleanup);
     CU_add_test(s, "SigintStopsChildren", test_sweep_sigint);
     CU_add_test(s, "SigtermStopsChildren", test_sweep_sigterm);
