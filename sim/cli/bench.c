@@ -22,6 +22,8 @@ typedef struct bench_item {
     char scenario[512];
     char *ov[BENCH_MAX_ARGS];
     int n_ov;
+    size_t ov_off[BENCH_MAX_ARGS];  /* where each override sits in storage (the list's
+                                       items move as it grows: ov is set once it is read) */
     int systemc;                /* run by nicsim-systemc (the TLM-2.0 module) */
     char storage[4096];
 } bench_item;
@@ -302,14 +304,24 @@ int cmd_bench(const cli *c)
             }
             if (r == 0)
                 continue;
-            items = realloc(items, (size_t)(ni + 1) * sizeof *items);
+            bench_item *grown = realloc(items, (size_t)(ni + 1) * sizeof *items);
+            if (!grown) {
+                fprintf(stderr, "nicsim: out of memory\n");
+                rc = EXIT_RUN_FAILED;
+                break;
+            }
+            items = grown;
             items[ni] = b;
-            /* the overrides point into the item's own storage: re-point them */
             for (int i = 0; i < b.n_ov; i++)
-                items[ni].ov[i] = items[ni].storage + (b.ov[i] - b.storage);
+                items[ni].ov_off[i] = (size_t)(b.ov[i] - b.storage);
             ni++;
         }
         fclose(f);
+        /* the overrides point into each item's own storage, now that no
+         * realloc moves the items any more */
+        for (int k = 0; k < ni; k++)
+            for (int i = 0; i < items[k].n_ov; i++)
+                items[k].ov[i] = items[k].storage + items[k].ov_off[i];
         for (int i = 0; rc == 0 && i < ni; i++)
             rc = bench_one(&items[i], c->repeat, rows);
         if (rc == 0)
