@@ -5,7 +5,6 @@
 #include "../scenario/scenario_keys.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -24,14 +23,8 @@ int cmd_keys(const cli *c)
     const char *section = c->scenario;
     if (scenario_print_schema(stdout, nicsim_keys, nicsim_n_keys, section, terminal_width()) == 0)
         return 0;
-    fprintf(stderr, "nicsim keys: no section [%s]; the sections are:", section);
-    for (size_t i = 0; i < nicsim_n_keys; i++) {
-        size_t j = 0;
-        while (j < i && strcmp(nicsim_keys[j].section, nicsim_keys[i].section))
-            j++;
-        if (j == i)
-            fprintf(stderr, " %s", nicsim_keys[i].section);
-    }
-    fprintf(stderr, "\n");
+    char sections[1024];
+    scenario_schema_sections(nicsim_keys, nicsim_n_keys, sections, sizeof sections);
+    fprintf(stderr, "nicsim keys: no section [%s]; the sections are: %s\n", section, sections);
     return EXIT_USAGE;
 }

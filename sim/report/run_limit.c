@@ -132,6 +132,7 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     busiest_wire(sys, l);
     busiest_bus(sys, l);
     double polled = 0, poll_room = 0;
+    ps_t end = traffic_end(sys);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
         if (sp->app.rx_batch && sp->app.rx_polls_nonempty) {
@@ -145,7 +146,6 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
         }
         l->tx_full += sp->app.tx_full;
         l->tx_stopped += sp->app.stopped_waits;
-        ps_t end = traffic_end(sys);
         if (end > sys->traffic_t) {
             double st = (double)sp->app.stopped_ns * 1e3 / (double)(end - sys->traffic_t);
             if (st > l->tx_stopped_share)

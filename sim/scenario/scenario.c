@@ -344,6 +344,13 @@ static void app_keys(char *buf, size_t len, const scenario_key *schema, size_t n
     }
 }
 
+void scenario_schema_sections(const scenario_key *schema, size_t n, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    app_sections(buf, len, schema, n);
+}
+
 /* The unknown-section / unknown-key / bad-value checks, shared by the file
  * and the overrides.  Returns the schema index, or -1 with msg filled. */
 static long lookup(const scenario *sc, const char *sec, const char *key,

@@ -108,5 +108,8 @@ const char *scenario_path(const scenario *s);
  * line and its range and help under it, wrapped to width columns.  0, or
  * -1 (nothing printed) when no key is in section. */
 int scenario_print_schema(FILE *f, const scenario_key *schema, size_t n, const char *section, int width);
+/* The schema's sections, each once in order of first appearance, as
+ * "system, nic, ..." in buf (len bytes). */
+void scenario_schema_sections(const scenario_key *schema, size_t n, char *buf, size_t len);
 
 #endif

@@ -1736,7 +1736,7 @@ static void test_keys_cover_scenario(void)
     CHECK(strstr(p.out, "\n  kpps  double, default") != NULL, "`nicsim keys gen` does not list kpps:\n%s", p.out);
     proc_free(&p);
     RUN(&p, "keys", "nosuch");
-    CHECK(p.status == 2 && !*p.out && strstr(p.err, "no section [nosuch]") && strstr(p.err, " driver "),
+    CHECK(p.status == 2 && !*p.out && strstr(p.err, "no section [nosuch]") && strstr(p.err, " driver, "),
           "`nicsim keys nosuch`: exit %d, stderr: %s", p.status, p.err);
     proc_free(&p);
 }
