@@ -183,6 +183,7 @@ TEST_EXTRA_ixgbe_rx := testbench/unit/plat_fake.c
 TEST_EXTRA_ixgbe_napi := testbench/unit/plat_fake.c
 TEST_EXTRA_lpm := testbench/unit/plat_fake.c
 TEST_EXTRA_l3fwd := testbench/unit/plat_fake.c
+TEST_EXTRA_reg_poll := testbench/unit/plat_fake.c
 TEST_EXTRA_fwd := testbench/unit/plat_fake.c
 # The Linux backend's parts that need no NIC, with its platform
 # (plat_linux.c, which hw_nic.c's close uses: it defines every plat_*

@@ -81,6 +81,10 @@ void plat_irq_msg(struct plat_dev *d);
 void plat_delay_ns(struct plat_dev *d, uint64_t ns);
 /* The CPU's current time in nanoseconds. */
 uint64_t plat_now_ns(struct plat_dev *d);
+/* 1 once the run is being stopped (a signal on hardware; in the simulator
+ * the CPU has passed system.max_sim_us): a driver gives up a long wait
+ * such as the one for the link instead of waiting out its bound. */
+int plat_stop_requested(struct plat_dev *d);
 
 /* Report a driver-level event (e.g. "tx hang") to the backend's log. */
 void plat_log(struct plat_dev *d, const char *fmt, ...)

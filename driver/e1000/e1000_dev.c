@@ -1,12 +1,7 @@
 /* e1000 device bring-up; see e1000_dev.h. */
 #include "e1000_dev.h"
+#include "../ring/reg_poll.h"
 #include <stdio.h>
-
-/* Polls start fast (a device in the simulator or a quick PHY answers within
- * microseconds) and back off to 1 ms, so a long bound costs at most a few
- * thousand register reads. */
-#define POLL_FIRST_NS 1000u
-#define POLL_MAX_NS   1000000u
 
 void e1000_dev_default_opts(struct e1000_dev_opts *o)
 {
@@ -16,29 +11,6 @@ void e1000_dev_default_opts(struct e1000_dev_opts *o)
     o->pba = 48;
     o->reset_timeout_ns = 10000000ull;  /* Linux just sleeps 5 ms after RST */
     o->link_timeout_ns = 2000000000ull;
-}
-
-/* Poll reg until (value & mask) == want, waiting between reads; the last
- * value read is returned through *last.  1 = condition met, 0 = timeout. */
-static int poll_reg(struct plat_dev *pd, uint32_t reg, uint32_t mask, uint32_t want,
-                    uint64_t timeout_ns, uint32_t *last)
-{
-    uint64_t waited = 0, step = POLL_FIRST_NS;
-    for (;;) {
-        plat_delay_ns(pd, step);
-        waited += step;
-        uint32_t v = plat_read32(pd, reg);
-        *last = v;
-        if ((v & mask) == want)
-            return 1;
-        if (waited >= timeout_ns)
-            return 0;
-        step *= 2;
-        if (step > POLL_MAX_NS)
-            step = POLL_MAX_NS;
-        if (step > timeout_ns - waited)
-            step = timeout_ns - waited;
-    }
 }
 
 int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
@@ -57,9 +29,9 @@ int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
      * into the reset request; the bit clears itself when reset completes. */
     uint32_t ctrl = plat_read32(pd, E1000_CTRL);
     plat_write32(pd, E1000_CTRL, ctrl | E1000_CTRL_RST);
-    if (!poll_reg(pd, E1000_CTRL, E1000_CTRL_RST, 0, o->reset_timeout_ns, &ctrl)) {
-        plat_log(pd, "e1000: CTRL.RST still set after %llu ns",
-                 (unsigned long long)o->reset_timeout_ns);
+    uint64_t waited;
+    if (!reg_poll(pd, E1000_CTRL, E1000_CTRL_RST, 0, o->reset_timeout_ns, &ctrl, &waited)) {
+        plat_log(pd, "e1000: CTRL.RST still set after %llu ns", (unsigned long long)waited);
         return E1000_ERR_RESET;
     }
 
@@ -67,14 +39,13 @@ int e1000_dev_init(struct e1000_dev *dev, struct plat_dev *pd,
      * once the PHY (or the link model) has a link. */
     plat_write32(pd, E1000_CTRL, ctrl | E1000_CTRL_SLU);
     uint32_t status = 0;
-    int link = poll_reg(pd, E1000_STATUS, E1000_STATUS_LU, E1000_STATUS_LU,
-                        o->link_timeout_ns, &status);
+    int link = reg_poll(pd, E1000_STATUS, E1000_STATUS_LU, E1000_STATUS_LU, o->link_timeout_ns, &status,
+                        &waited);
     dev->status = status;
     dev->pcix = (status & E1000_STATUS_PCIX_MODE) != 0;
     dev->func = (status & E1000_STATUS_FUNC_MASK) >> E1000_STATUS_FUNC_SHIFT;
     if (!link)
-        plat_log(pd, "e1000: link down after %llu ns (STATUS 0x%08x)",
-                 (unsigned long long)o->link_timeout_ns, status);
+        plat_log(pd, "e1000: link down after %llu ns (STATUS 0x%08x)", (unsigned long long)waited, status);
 
     /* Mask everything, then read ICR so no cause left over from before the
      * reset fires as soon as causes are enabled. */

@@ -1,11 +1,6 @@
 /* ixgbe device bring-up; see ixgbe_dev.h. */
 #include "ixgbe_dev.h"
-
-/* Polls start fast (a device in the simulator answers within microseconds)
- * and back off to 1 ms, so a 10 s bound costs about ten thousand reads at
- * most, not millions. */
-#define POLL_FIRST_NS 1000u
-#define POLL_MAX_NS   1000000u
+#include "../ring/reg_poll.h"
 
 void ixgbe_dev_default_opts(struct ixgbe_dev_opts *o)
 {
@@ -21,30 +16,6 @@ void ixgbe_dev_default_opts(struct ixgbe_dev_opts *o)
         .crc_strip = 1,
         .promisc = 0,
     };
-}
-
-int ixgbe_poll_reg(struct plat_dev *pd, uint32_t reg, uint32_t mask, uint32_t want,
-                   uint64_t timeout_ns, uint32_t *last)
-{
-    uint64_t waited = 0, step = POLL_FIRST_NS;
-    if (step > timeout_ns)
-        step = timeout_ns;
-    for (;;) {
-        plat_delay_ns(pd, step);
-        waited += step;
-        uint32_t v = plat_read32(pd, reg);
-        if (last)
-            *last = v;
-        if ((v & mask) == want)
-            return 1;
-        if (waited >= timeout_ns)
-            return 0;
-        step *= 2;
-        if (step > POLL_MAX_NS)
-            step = POLL_MAX_NS;
-        if (step > timeout_ns - waited)
-            step = timeout_ns - waited;
-    }
 }
 
 /* Read-modify-write, as ixy's set_flags32 / clear_flags32: bits the driver
@@ -105,9 +76,10 @@ int ixgbe_dev_init(struct ixgbe_dev *dev, struct plat_dev *pd,
     /* 2. Device and link reset; both bits clear themselves when the reset
      *    is over (B1a step 2). */
     rmw(pd, IXGBE_CTRL, 0, IXGBE_CTRL_RST_MASK);
-    if (!ixgbe_poll_reg(pd, IXGBE_CTRL, IXGBE_CTRL_RST_MASK, 0, o->reset_timeout_ns, &v)) {
-        plat_log(pd, "ixgbe: CTRL reset bits still set after %llu ns (CTRL 0x%08x)",
-                 (unsigned long long)o->reset_timeout_ns, v);
+    uint64_t waited;
+    if (!reg_poll(pd, IXGBE_CTRL, IXGBE_CTRL_RST_MASK, 0, o->reset_timeout_ns, &v, &waited)) {
+        plat_log(pd, "ixgbe: CTRL reset bits still set after %llu ns (CTRL 0x%08x)", (unsigned long long)waited,
+                 v);
         return IXGBE_ERR_RESET;
     }
     if (o->reset_settle_ns)
@@ -125,17 +97,16 @@ int ixgbe_dev_init(struct ixgbe_dev *dev, struct plat_dev *pd,
     dev->mac[5] = (uint8_t)(rah >> 8);
 
     /* 5. EEPROM auto-read done (B1a 5). */
-    if (!ixgbe_poll_reg(pd, IXGBE_EEC, IXGBE_EEC_ARD, IXGBE_EEC_ARD, o->eeprom_timeout_ns, &v)) {
-        plat_log(pd, "ixgbe: EEC.ARD not set after %llu ns (EEC 0x%08x)",
-                 (unsigned long long)o->eeprom_timeout_ns, v);
+    if (!reg_poll(pd, IXGBE_EEC, IXGBE_EEC_ARD, IXGBE_EEC_ARD, o->eeprom_timeout_ns, &v, &waited)) {
+        plat_log(pd, "ixgbe: EEC.ARD not set after %llu ns (EEC 0x%08x)", (unsigned long long)waited, v);
         return IXGBE_ERR_EEPROM;
     }
 
     /* 6. DMA initialisation done (B1a 6). */
-    if (!ixgbe_poll_reg(pd, IXGBE_RDRXCTL, IXGBE_RDRXCTL_DMAIDONE, IXGBE_RDRXCTL_DMAIDONE,
-                        o->dma_timeout_ns, &v)) {
-        plat_log(pd, "ixgbe: RDRXCTL.DMAIDONE not set after %llu ns (RDRXCTL 0x%08x)",
-                 (unsigned long long)o->dma_timeout_ns, v);
+    if (!reg_poll(pd, IXGBE_RDRXCTL, IXGBE_RDRXCTL_DMAIDONE, IXGBE_RDRXCTL_DMAIDONE, o->dma_timeout_ns, &v,
+                  &waited)) {
+        plat_log(pd, "ixgbe: RDRXCTL.DMAIDONE not set after %llu ns (RDRXCTL 0x%08x)", (unsigned long long)waited,
+                 v);
         return IXGBE_ERR_DMA_INIT;
     }
 
@@ -184,12 +155,10 @@ int ixgbe_dev_init(struct ixgbe_dev *dev, struct plat_dev *pd,
     rmw(pd, IXGBE_DMATXCTL, 0, IXGBE_DMATXCTL_TE);
 
     /* 11. Link up (B1a 14), bounded. */
-    int up = ixgbe_poll_reg(pd, IXGBE_LINKS, IXGBE_LINKS_UP, IXGBE_LINKS_UP,
-                            o->link_timeout_ns, &dev->links);
+    int up = reg_poll(pd, IXGBE_LINKS, IXGBE_LINKS_UP, IXGBE_LINKS_UP, o->link_timeout_ns, &dev->links, &waited);
     dev->speed_mbps = speed_of(dev->links);
     if (!up) {
-        plat_log(pd, "ixgbe: link down after %llu ns (LINKS 0x%08x)",
-                 (unsigned long long)o->link_timeout_ns, dev->links);
+        plat_log(pd, "ixgbe: link down after %llu ns (LINKS 0x%08x)", (unsigned long long)waited, dev->links);
         return IXGBE_ERR_LINK;
     }
     return 0;

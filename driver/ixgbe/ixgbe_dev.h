@@ -109,13 +109,6 @@ uint32_t ixgbe_eitr_value(uint32_t us);
  * for vector >= 24 (the only bank nic-facts gives) or us > 1022. */
 int ixgbe_set_eitr(struct ixgbe_dev *dev, unsigned vector, uint32_t us);
 
-/* Poll reg until (value & mask) == want, waiting with plat_delay_ns before
- * every read (1 us, doubling up to 1 ms, so a long bound costs at most a
- * few thousand reads).  The last value read goes to *last (may be NULL).
- * 1 = condition met, 0 = timeout_ns passed. */
-int ixgbe_poll_reg(struct plat_dev *pd, uint32_t reg, uint32_t mask, uint32_t want,
-                   uint64_t timeout_ns, uint32_t *last);
-
 /* Descriptor ring memory: descs * 16 bytes rounded up to 4 KB, 4 KB
  * aligned (the 82599 has no 64 KB-boundary erratum; the e1000's does not
  * apply).  *ring_bytes gets the size.  NULL when out of memory. */

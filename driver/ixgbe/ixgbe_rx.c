@@ -1,5 +1,6 @@
 /* The ixgbe receive queue; see ixgbe_rx.h. */
 #include "ixgbe_rx.h"
+#include "../ring/reg_poll.h"
 #include <stddef.h>
 
 /* The 2048-byte pool buffers are what SRRCTL.BSIZEPKT = 2 (1 KB units)
@@ -125,10 +126,11 @@ int ixgbe_rxq_setup(struct ixgbe_rxq *q, struct ixgbe_dev *dev, unsigned n,
                 (uint32_t)o->wthresh << IXGBE_TXDCTL_WTHRESH_SHIFT | IXGBE_RXDCTL_ENABLE;
     plat_write32(pd, IXGBE_RXDCTL(n), q->rxdctl);
     uint32_t v = 0;
-    if (!ixgbe_poll_reg(pd, IXGBE_RXDCTL(n), IXGBE_RXDCTL_ENABLE, IXGBE_RXDCTL_ENABLE,
-                        o->enable_timeout_ns, &v)) {
+    uint64_t waited;
+    if (!reg_poll(pd, IXGBE_RXDCTL(n), IXGBE_RXDCTL_ENABLE, IXGBE_RXDCTL_ENABLE, o->enable_timeout_ns, &v,
+                  &waited)) {
         plat_log(pd, "ixgbe: RX queue %u not enabled after %llu ns (RXDCTL 0x%08x)", n,
-                 (unsigned long long)o->enable_timeout_ns, v);
+                 (unsigned long long)waited, v);
         /* withdraw the request before the buffers go back to the pool */
         plat_write32(pd, IXGBE_RXDCTL(n), 0);
         rx_ring_fini(&q->rx);
@@ -147,8 +149,7 @@ void ixgbe_rxq_teardown(struct ixgbe_rxq *q)
      * to the pool: an enabled queue could still write into them. */
     plat_write32(q->pd, IXGBE_RXDCTL(q->n), q->rxdctl & ~IXGBE_RXDCTL_ENABLE);
     uint32_t v = 0;
-    if (!ixgbe_poll_reg(q->pd, IXGBE_RXDCTL(q->n), IXGBE_RXDCTL_ENABLE, 0,
-                        q->opts.enable_timeout_ns, &v))
+    if (!reg_poll_to_end(q->pd, IXGBE_RXDCTL(q->n), IXGBE_RXDCTL_ENABLE, 0, q->opts.enable_timeout_ns, &v, NULL))
         plat_log(q->pd, "ixgbe: RX queue %u still enabled after %llu ns (RXDCTL 0x%08x)",
                  q->n, (unsigned long long)q->opts.enable_timeout_ns, v);
     rx_ring_fini(&q->rx);

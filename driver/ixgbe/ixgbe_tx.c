@@ -1,5 +1,6 @@
 /* The ixgbe transmit queue; see ixgbe_tx.h. */
 #include "ixgbe_tx.h"
+#include "../ring/reg_poll.h"
 #include "../ring/buffer_info.h"
 #include <stdlib.h>
 #include <string.h>
@@ -135,10 +136,11 @@ int ixgbe_txq_setup(struct ixgbe_txq *q, struct ixgbe_dev *dev, unsigned n,
      * itself enabled (B1a step 12) before anything is handed to it. */
     plat_write32(pd, IXGBE_TXDCTL(n), q->txdctl);
     uint32_t v = 0;
-    if (!ixgbe_poll_reg(pd, IXGBE_TXDCTL(n), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE,
-                        o->enable_timeout_ns, &v)) {
+    uint64_t waited;
+    if (!reg_poll(pd, IXGBE_TXDCTL(n), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE, o->enable_timeout_ns, &v,
+                  &waited)) {
         plat_log(pd, "ixgbe: TX queue %u not enabled after %llu ns (TXDCTL 0x%08x)", n,
-                 (unsigned long long)o->enable_timeout_ns, v);
+                 (unsigned long long)waited, v);
         /* withdraw the request: a queue that comes up later must not fetch
          * from a ring the driver has given up */
         plat_write32(pd, IXGBE_TXDCTL(n), 0);
@@ -438,8 +440,7 @@ void ixgbe_txq_teardown(struct ixgbe_txq *q, void (*done)(void *arg, void *cooki
      * to their owners: a queue still fetching could read a reused buffer. */
     plat_write32(q->pd, IXGBE_TXDCTL(q->n), q->txdctl & ~IXGBE_TXDCTL_ENABLE);
     uint32_t v = 0;
-    if (!ixgbe_poll_reg(q->pd, IXGBE_TXDCTL(q->n), IXGBE_TXDCTL_ENABLE, 0,
-                        q->opts.enable_timeout_ns, &v))
+    if (!reg_poll_to_end(q->pd, IXGBE_TXDCTL(q->n), IXGBE_TXDCTL_ENABLE, 0, q->opts.enable_timeout_ns, &v, NULL))
         plat_log(q->pd, "ixgbe: TX queue %u still enabled after %llu ns (TXDCTL 0x%08x)",
                  q->n, (unsigned long long)q->opts.enable_timeout_ns, v);
     while (q->used) {

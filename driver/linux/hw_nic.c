@@ -79,6 +79,7 @@ int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts
     uio_nic_init(&d->uio);
     d->poll = o->poll;
     d->core = o->core;
+    d->stop = o->stop;
     snprintf(d->ifname, sizeof d->ifname, "%s", ifname);
     if (geteuid() != 0)
         return hw_fail(e, HW_NOT_READY, "nicsim-hw must run as root: it binds the NIC to vfio-pci or "

@@ -11,6 +11,7 @@
  * gone back to the kernel nor hold a shared interrupt line asserted. */
 #ifndef NICSIM_HW_NIC_H
 #define NICSIM_HW_NIC_H
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "dma_hugepage.h"
@@ -32,6 +33,7 @@ struct hw_nic_opts {
     int test_dma_fault;         /* vfio only: hand the driver device addresses 1 GiB
                                    above the mapped memory, so that every DMA is
                                    refused by the IOMMU (tests the DMA-fault report) */
+    const volatile sig_atomic_t *stop;  /* set by a signal: plat_stop_requested (may be NULL) */
 };
 
 /* The IOVA at which vfio mode maps the DMA memory: below 4 GiB and clear of
@@ -58,6 +60,7 @@ struct plat_dev {
     uint64_t packets;           /* plat_count_packets */
     uint64_t irqs, irq_timeouts;
     int kmsg_fd;                /* the kernel log from open on: IOMMU fault reports */
+    const volatile sig_atomic_t *stop;  /* hw_nic_opts.stop */
 };
 
 int hw_nic_open(struct plat_dev *d, const char *ifname, const struct hw_nic_opts *o, struct hw_error *e);

@@ -121,6 +121,11 @@ uint64_t plat_now_ns(struct plat_dev *d)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+int plat_stop_requested(struct plat_dev *d)
+{
+    return d->stop && *d->stop;
+}
+
 /* Sleep when the wait is long enough for the scheduler, spin otherwise. */
 void plat_delay_ns(struct plat_dev *d, uint64_t ns)
 {

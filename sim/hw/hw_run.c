@@ -42,6 +42,7 @@ static int open_ports(struct hw_run *r, struct hw_error *e)
         struct hw_nic_opts o = r->nic;
         o.spec = r->specs[p];
         o.core = r->pers->port;
+        o.stop = r->stop;
         int rc = hw_nic_open(&hp->pd, ifname, &o, e);
         hp->open = 1;
         if (rc != 0)
@@ -69,6 +70,9 @@ static int port_up(struct hw_run *r, int p, struct hw_error *e)
     free(opts);
     if (rc == 0)
         return 0;
+    if (plat_stop_requested(&hp->pd))
+        return hw_fail(e, HW_RUN_FAILED, "eth%d (%s): interrupted during bring-up (%s)", p, hp->pd.bdf,
+                       hp->np.err);
     if (rc == NIC_PORT_ERR_LINK)
         return hw_fail(e, HW_RUN_FAILED, "eth%d (%s): %s, waited %.1f s: check the cable and the link partner", p,
                        hp->pd.bdf, hp->np.err, (double)HW_LINK_TIMEOUT_NS / 1e9);

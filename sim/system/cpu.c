@@ -113,6 +113,13 @@ static int port_up(nicsim_system *sys, sim_port *sp)
     sys->pers->port_options(sys->sc, opts);
     int rc = nic_port_up(&sp->np, core, &sp->pd, opts, &w);
     free(opts);
+    if (rc != 0 && plat_stop_requested(&sp->pd)) {
+        sys->stopped_early = 1;
+        snprintf(sp->err, sizeof sp->err, "eth%d: bring-up had not finished when the CPU reached "
+                 "system.max_sim_us = %llu (%s)", sp->index, (unsigned long long)(sys->max_sim / PS_PER_US),
+                 sp->np.err);
+        return -1;
+    }
     if (rc != 0) {
         snprintf(sp->err, sizeof sp->err, "eth%d: %s", sp->index, sp->np.err);
         return -1;

@@ -203,6 +203,11 @@ uint64_t plat_now_ns(struct plat_dev *d)
     return d->cpu->t / PS_PER_NS;
 }
 
+int plat_stop_requested(struct plat_dev *d)
+{
+    return d->cpu->t >= d->sys->max_sim;
+}
+
 void plat_log(struct plat_dev *d, const char *fmt, ...)
 {
     va_list ap;

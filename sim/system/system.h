@@ -100,7 +100,7 @@ typedef struct sim_port {
     int tx_counted;             /* its frames make the run's transmit rate (app->tx_rate) */
     struct plat_dev pd;         /* the handle of the CPU that drives the port */
     struct nic_port np;         /* its driver side (the personality's core), once up */
-    char err[256];              /* why the port or its app could not start */
+    char err[320];              /* why the port or its app could not start */
     /* the link partner that sends to it (app->partner) */
     link_gen *gen;
     link_gen_frame gf;          /* the frame on its way */

@@ -12,6 +12,8 @@
  *   SweepOutputs  capture.pcap per point ({point}) or refused; the same key
  *                 twice, a --plot that is not .svg/.png and a --results that
  *                 is a file refused before any point runs
+ *   RunLimits     a link that never comes up: bring-up ends at
+ *                 system.max_sim_us and says so
  *   SweepSignals  SIGINT and SIGTERM stop the children, remove every
  *                 temporary file (in $TMPDIR), keep the points done in
  *                 --results and say so; exit 128 + the signal
@@ -401,6 +403,36 @@ static void test_merge_refuses_stale_and_corrupt(void)
     sys_proc_free(&p);
 }
 
+/* ---- RunLimits ------------------------------------------------------------ */
+
+/* A link that never comes up: the driver's bring-up waits (2 s on the
+ * 82546, 10 s on the 82599) end when the CPU reaches system.max_sim_us,
+ * and the failure says so; without the limit the wait is the driver's. */
+static void test_bring_up_stops_at_max_sim(void)
+{
+    static const char *const models[] = { "82546", "82599" };
+    for (int i = 0; i < 2; i++) {
+        const char *dir = sys_tmpdir();
+        sys_proc p;
+        SYS_RUN(&p, "run", (char *)sys_repo(SCENARIO), kv("nic.model", models[i]), "nic.link_up=false",
+                "system.max_sim_us=3000", "--json", sys_path(dir, "r.json"));
+        expect_status(&p, 1);
+        expect_says(&p, "eth0: bring-up had not finished when the CPU reached system.max_sim_us = 3000");
+        expect_says(&p, "no link");
+        /* the driver's own report names the time it waited, not its bound */
+        CHECK(!strstr(p.err, "after 2000000000 ns") && !strstr(p.err, "after 10000000000 ns"),
+              "%s: the link wait ran to the driver's bound:\n%s", p.cmd, p.err);
+        expect_entries(dir, "", p.cmd);
+        sys_proc_free(&p);
+    }
+    sys_proc p;
+    SYS_RUN(&p, "run", (char *)sys_repo(SCENARIO), "nic.link_up=false");
+    expect_status(&p, 1);
+    expect_says(&p, "e1000: link down after 2000000000 ns");
+    CHECK(!strstr(p.err, "max_sim_us"), "%s: blamed system.max_sim_us:\n%s", p.cmd, p.err);
+    sys_proc_free(&p);
+}
+
 /* ---- registration ------------------------------------------------------- */
 
 static void register_suites(void)
@@ -416,6 +448,8 @@ static void register_suites(void)
     CU_add_test(s, "CapturePerPoint", test_sweep_capture_per_point);
     CU_add_test(s, "RefusedBeforeAnyPoint", test_sweep_refused_first);
     CU_add_test(s, "MergeRefusesStaleAndCorruptPoints", test_merge_refuses_stale_and_corrupt);
+    s = CU_add_suite("RunLimits", NULL, sys_cleanup);
+    CU_add_test(s, "BringUpStopsAtMaxSim", test_bring_up_stops_at_max_sim);
     s = CU_add_suite("SweepSignals", NULL, sys_cleanup);
     CU_add_test(s, "SigintStopsChildren", test_sweep_sigint);
     CU_add_test(s, "SigtermStopsChildren", test_sweep_sigterm);

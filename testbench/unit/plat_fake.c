@@ -407,6 +407,11 @@ uint64_t plat_now_ns(struct plat_dev *d)
     return d->now_ns;
 }
 
+int plat_stop_requested(struct plat_dev *d)
+{
+    return d->stop_at_ns && d->now_ns >= d->stop_at_ns;
+}
+
 void plat_log(struct plat_dev *d, const char *fmt, ...)
 {
     va_list ap;

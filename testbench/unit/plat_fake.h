@@ -131,6 +131,7 @@ struct plat_dev {
 
     /* time */
     uint64_t now_ns;
+    uint64_t stop_at_ns;        /* plat_stop_requested from this time on; 0 = never */
     uint64_t irq_latency_ns;    /* time an irq_wait that sees the interrupt takes */
     int irq_msg;                /* plat_irq_msg was called: an 82599 interrupt taken
                                    clears the EIAC causes and the EIAM mask bits */
