@@ -22,6 +22,7 @@ module host_if #(
     input  wire         mmio_func,
     input  wire [16:2]  mmio_addr,
     input  wire [31:0]  mmio_wdata,
+    input  wire         dma_wfull,       // the bus takes no further write now
     input  wire         dma_cvalid,
     input  wire         dma_cfunc,
     input  wire [4:0]   dma_ctag,
@@ -76,7 +77,9 @@ module host_if #(
     wire rst = !rst_n;
 
     // ---- input flops ----
+    reg wfull_q;
     always @(posedge clk) begin
+        wfull_q      <= rst_n && dma_wfull;
         mmio_valid_q <= rst_n && mmio_valid;
         mmio_write_q <= mmio_write;
         mmio_func_q  <= mmio_func;
@@ -109,7 +112,9 @@ module host_if #(
     // The functions register their requests, data and read answers; this
     // level only selects among them (no second register stage), so an output
     // is valid right after the edge at which a function produced it.  The
-    // simulator takes every request it is offered.
+    // simulator takes every request it is offered, but a write only while
+    // the bus has room for it (dma_wfull low at the previous edge): a write
+    // request then waits, as one does behind the other function's data.
     wire [4:0]   req_tag [0:1];
     wire [63:0]  req_addr [0:1];
     wire [15:0]  req_len [0:1];
@@ -122,8 +127,9 @@ module host_if #(
     reg       rr;                 // function with priority this cycle
     reg       wlock;              // a write's data beats are being forwarded
     reg       wlock_f;
-    wire      ok0 = f_req_valid[0] && !(f_req_write[0] && wlock);
-    wire      ok1 = f_req_valid[1] && !(f_req_write[1] && wlock);
+    wire      wblock = wlock || wfull_q;
+    wire      ok0 = f_req_valid[0] && !(f_req_write[0] && wblock);
+    wire      ok1 = f_req_valid[1] && !(f_req_write[1] && wblock);
     wire      pick1 = ok1 && (!ok0 || rr);
     wire      grant = ok0 || ok1;
     assign f_req_ready = {grant && pick1, grant && !pick1};

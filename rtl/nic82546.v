@@ -6,7 +6,8 @@
 //   - a DMA request port (always accepted by the simulator; requests are
 //     granted round robin between the functions, and a write request is
 //     followed by its data beats on dma_wvalid/dma_wdata, with no other
-//     write granted until dma_wlast);
+//     write granted until dma_wlast, nor while the bus says dma_wfull: its
+//     queue of posted writes has no room);
 //   - a read completion stream: 32-byte beats per tag, packed from the first
 //     requested byte, never back-pressured (the functions reserve space
 //     before they request);  write data likewise in 32-byte beats;
@@ -63,6 +64,9 @@ module nic82546 (
     output wire [15:0]  dma_req_len,
     output wire         dma_wvalid,
     output wire [255:0] dma_wdata,
+    // the bus's write queue is full: no write request is granted at the
+    // next edge (registered, like the other bus inputs)
+    input  wire         dma_wfull,
     // read completions
     input  wire         dma_cvalid,
     input  wire         dma_cfunc,
@@ -108,7 +112,7 @@ module nic82546 (
     host_if #(.NFUNC(2)) hif (
         .clk(clk), .rst_n(rst_n),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_func(mmio_func), .mmio_addr(mmio_addr[16:2]),
-        .mmio_wdata(mmio_wdata), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
+        .mmio_wdata(mmio_wdata), .dma_wfull(dma_wfull), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
         .dma_cdata(dma_cdata), .mac_rx_valid(mac_rx_valid), .mac_rx_data(mac_rx_data),
         .mac_rx_nbytes(mac_rx_nbytes), .mac_rx_last(mac_rx_last), .mac_rx_crc_ok(mac_rx_crc_ok),
         .mmio_valid_q(mmio_valid_q), .mmio_write_q(mmio_write_q), .mmio_func_q(mmio_func_q),

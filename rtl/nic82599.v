@@ -51,6 +51,9 @@ module nic82599 #(
     output wire [15:0]  dma_req_len,
     output wire         dma_wvalid,
     output wire [255:0] dma_wdata,
+    // the bus's write queue is full: no write request is granted at the
+    // next edge (registered, like the other bus inputs)
+    input  wire         dma_wfull,
     // read completions
     input  wire         dma_cvalid,
     input  wire         dma_cfunc,
@@ -96,7 +99,7 @@ module nic82599 #(
     host_if #(.NFUNC(NFUNC)) hif (
         .clk(clk), .rst_n(rst_n),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_func(mmio_func), .mmio_addr(mmio_addr[16:2]),
-        .mmio_wdata(mmio_wdata), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
+        .mmio_wdata(mmio_wdata), .dma_wfull(dma_wfull), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
         .dma_cdata(dma_cdata), .mac_rx_valid(mac_rx_valid), .mac_rx_data(mac_rx_data),
         .mac_rx_nbytes(mac_rx_nbytes), .mac_rx_last(mac_rx_last), .mac_rx_crc_ok(mac_rx_crc_ok),
         .mmio_valid_q(mmio_valid_q), .mmio_write_q(mmio_write_q), .mmio_func_q(mmio_func_q),

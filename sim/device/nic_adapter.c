@@ -237,10 +237,11 @@ void nic_adapter_write_done(void *ctx, int func, uint32_t tag, ps_t t)
 {
     nic_adapter *a = ctx;
     (void)func;
-    nic_dma_write *w = &a->wr[tag % NIC_WR_SLOTS];
+    nic_dma_write *w = &a->wr[tag];     /* the tag is the slot */
     if (a->mem.write(a->mem.ctx, w->addr, w->data, w->len, t) != 0)
         a->st.master_aborts++;
     w->used = 0;
+    a->wr_used--;
 }
 
 void nic_adapter_mmio_write(void *ctx, int func, uint32_t off, uint32_t val, ps_t t)
@@ -286,18 +287,25 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
     }
     if (o->req_valid) {
         if (o->req_write) {
-            uint32_t id = a->wr_next++;
-            nic_dma_write *w = &a->wr[id % NIC_WR_SLOTS];
+            /* the next slot in turn, or (the two functions' writes finish
+             * out of order on the bus) the first free one after it;
+             * dma_wfull keeps the RTL from asking for more than there are */
+            unsigned slot = a->wr_next++ % NIC_WR_SLOTS;
+            for (unsigned k = 0; k < NIC_WR_SLOTS && a->wr[slot].used; k++)
+                slot = (slot + 1) % NIC_WR_SLOTS;
+            nic_dma_write *w = &a->wr[slot];
             if (w->used || o->req_len > NIC_WR_MAX) {
-                fprintf(stderr, "nicsim: DMA write slots exhausted\n");
+                fprintf(stderr, "nicsim: internal error: DMA write of %u bytes with %u of %d slots in use\n",
+                        o->req_len, a->wr_used, NIC_WR_SLOTS);
                 abort();
             }
             w->used = 1;
+            a->wr_used++;
             w->func = o->req_func;
             w->addr = o->req_addr;
             w->len = o->req_len;
             w->got = 0;
-            a->wr_collect = (int)(id % NIC_WR_SLOTS);
+            a->wr_collect = (int)slot;
             a->st.dma_writes++;
             a->st.dma_write_bytes += o->req_len;
         } else {
@@ -318,9 +326,8 @@ static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
         w->got += n;
         if (w->got >= w->len) {
             /* all data is here: the write can go on the bus */
-            uint32_t id = a->wr_next - 1;
             nic_faults_dma_write(&a->faults, w->func, w->addr, w->data, w->len, &a->mem, t);
-            host_bus_dma_write(&a->bus, w->func, id, w->addr, w->len, t);
+            host_bus_dma_write(&a->bus, w->func, (uint32_t)a->wr_collect, w->addr, w->len, t);
             a->wr_collect = -1;
         }
     }
@@ -414,6 +421,10 @@ void nic_adapter_edge(nic_adapter *a)
         a->fn_ticks[f] = ticks;
     }
 
+    /* the bus's queue of posted writes has no room: the RTL holds its
+     * next write request (as a real device waits for flow-control credit) */
+    in->dma_wfull = a->wr_used >= NIC_WR_SLOTS;
+    a->st.wfull_cycles += in->dma_wfull;
     nic_rtl_cycle(a->rtl, in, &a->out);
     a->st.cycles++;
     take_outputs(a, t, in->func_en);

@@ -72,6 +72,8 @@ typedef struct nic_adapter_stats {
     uint64_t wakeups;           /* idle -> active transitions */
     uint64_t master_aborts;     /* DMA outside host memory (read pieces, writes) */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes;
+    uint64_t wfull_cycles;      /* cycles the RTL was told dma_wfull (NIC_WR_SLOTS writes
+                                   outstanding on the bus) */
     uint64_t irq_asserts[NIC_RTL_PORTS];
     uint64_t rx_frames[NIC_RTL_PORTS];  /* received frames handed to the MAC */
     uint64_t rx_dropped[NIC_RTL_PORTS]; /* received frames the adapter could not queue */
@@ -128,6 +130,8 @@ typedef struct nic_adapter {
     uint8_t rd_part_len[NIC_RTL_PORTS][NIC_TAGS];
     nic_dma_write wr[NIC_WR_SLOTS];
     uint32_t wr_next;           /* sequence number of the next DMA write */
+    unsigned wr_used;           /* writes taken and not yet done on the bus: at
+                                   NIC_WR_SLOTS the RTL is told dma_wfull */
     int wr_collect;             /* slot collecting beats, -1 none */
     uint8_t *frame[NIC_RTL_PORTS];      /* NIC_FRAME_MAX bytes each: the frame being sent */
     uint32_t frame_len[NIC_RTL_PORTS];

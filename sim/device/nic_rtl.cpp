@@ -138,6 +138,7 @@ static void reset(nic_rtl *n, T *t, nic_rtl_out *out)
 {
     t->rst_n = 0;
     t->mmio_valid = 0;
+    t->dma_wfull = 0;
     t->dma_cvalid = 0;
     t->mac_tx_ready = 0;
     t->mac_rx_valid = 0;
@@ -159,6 +160,7 @@ template <class T>
     t->mmio_func = in->mmio_func;
     t->mmio_addr = in->mmio_addr & 0x1FFFF;
     t->mmio_wdata = in->mmio_wdata;
+    t->dma_wfull = in->dma_wfull & 1;
     t->dma_cvalid = in->cpl_valid;
     t->dma_cfunc = in->cpl_func;
     t->dma_ctag = in->cpl_tag;

@@ -41,6 +41,8 @@ typedef struct nic_rtl_in {
                                           at most NIC_RTL_TICK_MAX (larger values saturate) */
     uint8_t  mmio_valid, mmio_write, mmio_func;
     uint32_t mmio_addr, mmio_wdata;
+    uint8_t  dma_wfull;      /* the bus takes no further DMA write now: none is granted
+                                at the next edge (the pin is registered) */
     uint8_t  cpl_valid, cpl_func, cpl_tag;
     uint8_t  cpl_data[NIC_RTL_BEAT];   /* bytes in address order from the tag's next byte */
     uint8_t  mac_tx_ready;   /* bit p: the link of port p can take a frame now */

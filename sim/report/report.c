@@ -372,6 +372,9 @@ static void print_card_rtl(FILE *f, const nicsim_system *sys, int i)
     fprintf(f, "\nRTL of card %d: %llu cycles evaluated, %llu wake-ups, %llu master aborts\n", i,
             (unsigned long long)sys->card[i].nic.st.cycles, (unsigned long long)sys->card[i].nic.st.wakeups,
             (unsigned long long)sys->card[i].nic.st.master_aborts);
+    if (sys->card[i].nic.st.wfull_cycles)
+        fprintf(f, "  %llu cycles with a DMA write held back: %d writes were outstanding on the bus\n",
+                (unsigned long long)sys->card[i].nic.st.wfull_cycles, NIC_WR_SLOTS);
     const nic_misuse *mu = &sys->card[i].nic.misuse;
     uint64_t nmu = 0;
     for (int k = 0; k < NIC_MISUSE_KINDS; k++)

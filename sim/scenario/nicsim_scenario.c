@@ -72,31 +72,6 @@ static int check_napi(const scenario *sc, int n_ov, char **ov, char *err, size_t
     return 0;
 }
 
-/* The longest time a microsecond key may ask for: times are picoseconds in
- * 64 bits (at most 1.8e19 ps), and a start plus a duration must fit too;
- * 1e12 us is 11.6 days of simulated time. */
-#define MAX_US 1000000000000ull
-
-/* Every *_us key within MAX_US (the schema gives most no upper bound). */
-static int check_microseconds(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
-{
-    for (size_t i = 0; i < nicsim_n_keys; i++) {
-        const scenario_key *k = &nicsim_keys[i];
-        size_t l = strlen(k->key);
-        if (k->type != SCN_UINT || l < 3 || strcmp(k->key + l - 3, "_us"))
-            continue;
-        uint64_t v = scenario_uint(sc, k->section, k->key);
-        if (v > MAX_US) {
-            char w[600];
-            where(sc, n_ov, ov, k->section, k->key, w, sizeof w);
-            snprintf(err, n, "%s: %s.%s: expected at most %llu us (simulated time is counted in picoseconds in "
-                             "64 bits), got '%llu'", w, k->section, k->key, MAX_US, (unsigned long long)v);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* A rule between two keys: "WHERE1: s1.k1: RULE, got 'V1' (with s2.k2 =
  * V2, set at WHERE2)"
  * names both keys and where each got its value. */
@@ -163,7 +138,7 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
-    if (check_microseconds(sc, n_ov, ov, err, n) != 0 || check_rings(sc, n_ov, ov, err, n) != 0)
+    if (check_rings(sc, n_ov, ov, err, n) != 0)
         return -1;
     uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
     if (!scenario_bool(sc, "driver", "tx_gran"))

@@ -4,12 +4,17 @@
  * profile (docs/models.md explains each number and what it rests on). */
 #include "scenario_keys.h"
 
+/* The longest time a microsecond key may ask for: times are picoseconds in
+ * 64 bits (at most 1.8e19 ps), and a start plus a duration must fit too;
+ * 1e12 us is 11.6 days of simulated time. */
+#define MAX_US "1000000000000"
+
 const scenario_key nicsim_keys[] = {
     /* section  key                 type        default      min     max        choices  help */
     { "system", "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "seed of every pseudo-random choice (none in the TX path yet)" },
     { "system", "app",              SCN_ENUM,   "pktgen",    NULL,   NULL,      "pktgen|router|sink|l3fwd|fwd", "what the CPUs run: pktgen on [pktgen] ports, the router of [router], the sink of [sink] (receiving what [gen] sends), the poll-mode forwarder of [l3fwd] (82599s), or the ixy-style forwarder of [fwd] (two 82599 ports)" },
     { "system", "cards",            SCN_UINT,   "1",         "1",    "4",       NULL, "NIC cards (two ports each: eth0/eth1 on card 0, eth2/eth3 on card 1, ...), each on its own PCI-X segment or PCIe link" },
-    { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    NULL,      NULL, "stop the run at this simulated time even if apps are not done" },
+    { "system", "max_sim_us",       SCN_UINT,   "10000000",  "1",    MAX_US,      NULL, "stop the run at this simulated time even if apps are not done" },
 
     { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546|82599", "NIC personality: 82546 (e1000) on PCI-X [bus], 82599 (ixgbe) on PCIe [pcie]" },
     { "nic",    "core_mhz",         SCN_DOUBLE, "125",       "10",   "1000",    NULL, "RTL core clock (a design choice, like the 32-byte datapath)" },
@@ -109,7 +114,7 @@ const scenario_key nicsim_keys[] = {
     { "pktgen", "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "Ethernet frame size incl. the 4-byte FCS" },
     { "pktgen", "burst",            SCN_UINT,   "1",         "1",    "4096",    NULL, "tail write once per N packets (xmit_more)" },
     { "pktgen", "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "packets per port (0 = until duration_us)" },
-    { "pktgen", "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "stop after this long (0 = until count)" },
+    { "pktgen", "duration_us",      SCN_UINT,   "0",         "0",    MAX_US,      NULL, "stop after this long (0 = until count)" },
     { "pktgen", "clock",            SCN_ENUM,   "ktime",     NULL,   NULL,      "ktime|gettimeofday", "pktgen's clock: ktime (with the 2009 monotonic-clock/hrtimer patch of seed 003) or gettimeofday (without it: cpu.cost_pktgen_gettimeofday per packet)" },
     { "pktgen", "clone",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "resend one buffer (clone_skb) instead of a fresh one per packet" },
 
@@ -117,7 +122,7 @@ const scenario_key nicsim_keys[] = {
     { "router", "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per port and round" },
     { "router", "rt_buckets",       SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache hash buckets (a power of two)" },
     { "router", "rt_max_entries",   SCN_UINT,   "65536",     "1",    "16777216", NULL, "route cache entries before the oldest are reused" },
-    { "router", "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last input frame, how long the router runs on without work before it stops" },
+    { "router", "drain_us",         SCN_UINT,   "1000",      "0",    MAX_US,      NULL, "after the last input frame, how long the router runs on without work before it stops" },
 
     { "l3fwd",  "ports",            SCN_UINT,   "4",         "1",    "4",       NULL, "ports forwarded between: port 0 of cards 0..N-1 (eth0, eth2, eth4, eth6), one 82599 each (system.cards must be at least this)" },
     { "l3fwd",  "path",             SCN_ENUM,   "scalar",    NULL,   NULL,      "scalar|multi", "scalar: DPDK 1.6, one packet at a time, prefetch 3 ahead, per-port TX buffers of l3fwd.tx_buf; multi: DPDK 1.7.0, groups of 4 (one x4 lookup when all four are IPv4), no prefetch, runs of l3fwd.tx_direct or more sent directly when their port's buffer is empty" },
@@ -127,14 +132,14 @@ const scenario_key nicsim_keys[] = {
     { "l3fwd",  "tx_direct",        SCN_UINT,   "16",        "1",    "32",      NULL, "multi: a run of frames for one port at least this long is sent directly when that port's buffer is empty (MAX_TX_BURST 16)" },
     { "l3fwd",  "tx_drain_us",      SCN_UINT,   "100",       "1",    "1000000", NULL, "the TX buffers that hold anything are sent when this long has passed since the last drain (BURST_TX_DRAIN_US 100)" },
     { "l3fwd",  "pattern",          SCN_ENUM,   "ipv4-cont-burst", NULL, NULL,  "ipv4-cont-burst|ipv6-cont-burst|ipv4-ipv6-cont-burst|ipv4-4streamsx1|ipv4-4streamsx8", "what each input port's link partner sends ([gen] gives size, rate, count): cont-burst: all to one output port (port i to port i xor 1), IPv4, IPv6 or both one by one; 4streamsxN: N packets to port 0, N to port 1, ... port 3, repeated" },
-    { "l3fwd",  "drain_us",         SCN_UINT,   "200",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops (longer than tx_drain_us, so the last buffered frames go out)" },
+    { "l3fwd",  "drain_us",         SCN_UINT,   "200",       "0",    MAX_US,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops (longer than tx_drain_us, so the last buffered frames go out)" },
     { "fwd",    "batch",            SCN_UINT,   "32",        "1",    "256",     NULL, "frames per rx batch (ixy-fwd's BATCH_SIZE); a tx batch sends what one rx batch received" },
     { "fwd",    "cards",            SCN_UINT,   "2",         "1",    "2",       NULL, "1: both ports on one dual-port 82599 (eth0, eth1: two functions behind one PCIe link); 2: port 0 of two cards (eth0, eth2), each on its own link; system.cards must be the same" },
-    { "fwd",    "drain_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
+    { "fwd",    "drain_us",         SCN_UINT,   "100",       "0",    MAX_US,      NULL, "after the last input frame, how long the forwarder polls on without work before it stops" },
     { "sink",   "port",             SCN_UINT,   "0",         "0",    "3",       NULL, "the port the link partner sends to; its own CPU receives (82546: e1000 core, 82599: ixgbe core)" },
     { "sink",   "napi_weight",      SCN_UINT,   "64",        "1",    "4096",    NULL, "NAPI poll budget per round" },
     { "sink",   "touch",            SCN_BOOL,   "true",      NULL,   NULL,      NULL, "read each frame's first 64 bytes (the stack's header read)" },
-    { "sink",   "drain_us",         SCN_UINT,   "1000",      "0",    NULL,      NULL, "after the last frame, how long the sink runs on without one before it stops" },
+    { "sink",   "drain_us",         SCN_UINT,   "1000",      "0",    MAX_US,      NULL, "after the last frame, how long the sink runs on without one before it stops" },
 
     { "gen",    "kpps",             SCN_DOUBLE, "1173",      "0",    "100000",  NULL, "offered rate per input port (eth0, eth2), kpps; 0 = line rate" },
     { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },
@@ -142,8 +147,8 @@ const scenario_key nicsim_keys[] = {
     { "gen",    "flows",            SCN_UINT,   "1",         "1",    "16777216", NULL, "destination addresses cycled through" },
     { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    NULL,      NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
     { "gen",    "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "frames per input port (0 = until duration_us)" },
-    { "gen",    "duration_us",      SCN_UINT,   "0",         "0",    NULL,      NULL, "send for this long (0 = until count)" },
-    { "gen",    "start_us",         SCN_UINT,   "100",       "0",    NULL,      NULL, "first frame, this long after the router has brought its ports up" },
+    { "gen",    "duration_us",      SCN_UINT,   "0",         "0",    MAX_US,      NULL, "send for this long (0 = until count)" },
+    { "gen",    "start_us",         SCN_UINT,   "100",       "0",    MAX_US,      NULL, "first frame, this long after the router has brought its ports up" },
     { "gen",    "bad_fcs_every",    SCN_UINT,   "0",         "0",    NULL,      NULL, "corrupt the FCS of every Nth frame (0 = never)" },
 
     { "link",   "gbps",             SCN_DOUBLE, "1",         "0.001", "400",    NULL, "line rate" },

@@ -81,6 +81,7 @@ extern "C" void n99_cycle(n99_model *m, const n99_in *in, n99_out *o)
     t->mmio_func = in->mmio_func & 1;
     t->mmio_addr = in->mmio_addr & 0x1FFFF;
     t->mmio_wdata = in->mmio_wdata;
+    t->dma_wfull = in->dma_wfull & 1;
     t->dma_cvalid = in->cvalid & 1;
     t->dma_cfunc = in->cfunc & 1;
     t->dma_ctag = in->ctag & 31;

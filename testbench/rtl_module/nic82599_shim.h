@@ -25,6 +25,7 @@ typedef struct n99_in {
     uint32_t func_tick[N99_PORTS];  /* 256 ns ticks since function f's previous edge (18 bits) */
     uint8_t  mmio_valid, mmio_write, mmio_func;
     uint32_t mmio_addr, mmio_wdata;
+    uint8_t  dma_wfull;             /* the bus takes no further write (registered) */
     uint8_t  cvalid, cfunc, ctag;
     uint8_t  cdata[N99_BEAT];
     uint8_t  mac_tx_ready;          /* bit p */

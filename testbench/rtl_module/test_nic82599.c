@@ -897,6 +897,38 @@ static void test_receive(void)
     env_down();
 }
 
+/* The bus's write queue full (dma_wfull): no write request is granted
+ * from the edge after it is raised until it drops, while reads go on; the
+ * frames wait in the packet buffer and land intact once it drops. */
+static void test_write_full_holds_writes(void)
+{
+    env_up();
+    CU_ASSERT_EQUAL_FATAL(bring_up(0), 0);
+    CU_ASSERT_FATAL(rx_setup(0, 32, 0, 0, 1));
+    unsigned writes_before = e.nwl, reads_before = e.reads;
+    e.in.dma_wfull = 1;
+    step();                             /* the flop takes it at this edge */
+    unsigned held_from = e.nwl;
+    for (unsigned i = 0; i < 4; i++)
+        rx_frame(0, e.cycle + 10 + 40 * i, 64 + 100 * i, i, 1);
+    run(3000);
+    CU_ASSERT_EQUAL(e.nwl, held_from);  /* not one write while full */
+    CU_ASSERT(held_from - writes_before <= 1);
+    CU_ASSERT_EQUAL(rx_wb(0, 0), 0);
+    e.in.dma_wfull = 0;
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT(e.nwl > held_from);
+    CU_ASSERT(e.reads >= reads_before);
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t len = 60 + 100 * i;
+        CU_ASSERT_EQUAL(rx_wb(0, i) & 3, IXGBE_RXDADV_STAT_DD | IXGBE_RXDADV_STAT_EOP);
+        CU_ASSERT(memcmp(e.mem + RX_BUF(0, i), e.rx[0][i].data, len) == 0);
+    }
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 4);
+    CU_ASSERT_EQUAL(e.faults + e.stray, 0);
+    env_down();
+}
+
 /* No free descriptor (RDT == RDH): with SRRCTL.DROP_EN the frames are
  * dropped and counted in RNBC (not MPC), so nothing old arrives once RDT
  * moves; without it they wait in the packet buffer and arrive in order. */
@@ -1315,6 +1347,7 @@ static void register_suites(void)
     CU_add_test(s, "TransmitPadding", test_transmit_padding);
     CU_add_test(s, "Receive", test_receive);
     CU_add_test(s, "ReceiveDropEn", test_receive_drop_en);
+    CU_add_test(s, "WriteFullHoldsWrites", test_write_full_holds_writes);
     CU_add_test(s, "InterruptRegisters", test_interrupt_registers);
     CU_add_test(s, "EitrSpacing", test_eitr_spacing);
     CU_add_test(s, "RxWthreshFlush", test_rx_wthresh_flush);
