@@ -45,14 +45,8 @@ int cmd_run(const cli *c)
         return EXIT_USAGE;
     }
     nicsim_system sys;
-    if (system_build(&sys, sc, err, sizeof err) != 0) {
-        /* a rule of the app or the system: where each key it names was set */
-        char at[1024];
-        nicsim_scenario_locate(sc, c->n_overrides, c->overrides, err, at, sizeof at);
-        if (strlen(err) + strlen(at) < sizeof err)
-            strcat(err, at);
+    if (system_build(&sys, sc, err, sizeof err) != 0)
         return give_up(&sys, sc, err, EXIT_USAGE);
-    }
     if (check_outputs(c, &sys, err, sizeof err) != 0)
         return give_up(&sys, sc, err, EXIT_USAGE);
     if (system_run(&sys, err, sizeof err) != 0)

@@ -10,61 +10,31 @@
 #include "../../driver/e1000/e1000_regs.h"
 #include "../../driver/ixgbe/ixgbe_regs.h"
 
-/* Where a key got its value, as error messages name it: the last command-line
- * override of it, else "PATH:LINE" of the file, else the file and "(default)". */
-static void where(const scenario *sc, int n_ov, char **ov, const char *sec, const char *key,
-                  char *out, size_t n)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s=", sec, key);
-    for (int i = n_ov - 1; i >= 0; i--)
-        if (!strncmp(ov[i], name, strlen(name))) {
-            snprintf(out, n, "command line: '%s'", ov[i]);
-            return;
-        }
-    int line = scenario_line(sc, sec, key);
-    if (line > 0)
-        snprintf(out, n, "%s:%d", scenario_path(sc), line);
-    else
-        snprintf(out, n, "%s (default)", scenario_path(sc));
-}
-
-/* 1 when the scenario file or an override sets sec.key (not its default). */
-static int set_here(const scenario *sc, int n_ov, char **ov, const char *sec, const char *key)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s=", sec, key);
-    for (int i = 0; i < n_ov; i++)
-        if (!strncmp(ov[i], name, strlen(name)))
-            return 1;
-    return scenario_line(sc, sec, key) > 0;
-}
-
 /* driver.tx_clean = napi is Linux 3.18 ixgbe under pktgen: it needs both,
  * and it decides EITR(0) and WTHRESH itself (from driver.rx_usecs), so the
  * keys that set them otherwise are refused with it, and rx_usecs without it. */
-static int check_napi(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+static int check_napi(const scenario *sc, char *err, size_t n)
 {
     char w[600];
     int napi = !strcmp(scenario_str(sc, "driver", "tx_clean"), "napi");
     if (!napi) {
-        if (!set_here(sc, n_ov, ov, "driver", "rx_usecs"))
+        if (!scenario_is_set(sc, "driver", "rx_usecs"))
             return 0;
-        where(sc, n_ov, ov, "driver", "rx_usecs", w, sizeof w);
+        scenario_where(sc, "driver", "rx_usecs", w, sizeof w);
         snprintf(err, n, "%s: driver.rx_usecs: only used with driver.tx_clean = napi (else driver.eitr_us "
                  "sets the 82599's interval)", w);
         return -1;
     }
     if (strcmp(scenario_str(sc, "nic", "model"), "82599") || strcmp(scenario_str(sc, "system", "app"), "pktgen")) {
-        where(sc, n_ov, ov, "driver", "tx_clean", w, sizeof w);
+        scenario_where(sc, "driver", "tx_clean", w, sizeof w);
         snprintf(err, n, "%s: driver.tx_clean: napi is Linux ixgbe's poll under pktgen: it needs nic.model = "
                  "82599 and system.app = pktgen", w);
         return -1;
     }
     static const char *const derived[] = { "eitr_us", "tx_wthresh" };
     for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
-        if (set_here(sc, n_ov, ov, "driver", derived[i])) {
-            where(sc, n_ov, ov, "driver", derived[i], w, sizeof w);
+        if (scenario_is_set(sc, "driver", derived[i])) {
+            scenario_where(sc, "driver", derived[i], w, sizeof w);
             snprintf(err, n, "%s: driver.%s: not used with driver.tx_clean = napi: driver.rx_usecs sets the "
                      "interrupt interval and WTHRESH follows from it as in ixgbe", w, derived[i]);
             return -1;
@@ -75,12 +45,12 @@ static int check_napi(const scenario *sc, int n_ov, char **ov, char *err, size_t
 /* A rule between two keys: "WHERE1: s1.k1: RULE, got 'V1' (with s2.k2 =
  * V2, set at WHERE2)"
  * names both keys and where each got its value. */
-static void two_keys(const scenario *sc, int n_ov, char **ov, const char *s1, const char *k1, const char *s2,
+static void two_keys(const scenario *sc, const char *s1, const char *k1, const char *s2,
                      const char *k2, const char *rule, char *err, size_t n)
 {
     char w1[600], w2[600];
-    where(sc, n_ov, ov, s1, k1, w1, sizeof w1);
-    where(sc, n_ov, ov, s2, k2, w2, sizeof w2);
+    scenario_where(sc, s1, k1, w1, sizeof w1);
+    scenario_where(sc, s2, k2, w2, sizeof w2);
     snprintf(err, n, "%s: %s.%s: %s, got '%s' (with %s.%s = %s, set at %s)", w1, s1, k1, rule, scenario_text(sc, s1, k1),
              s2, k2, scenario_text(sc, s2, k2), w2);
 }
@@ -89,7 +59,7 @@ static void two_keys(const scenario *sc, int n_ov, char **ov, const char *s1, co
  * schema's ranges are the union of the cores'): the 8254x's rings are
  * multiples of 8 descriptors (128-byte TDLEN/RDLEN) from 48, the 82599's
  * powers of 2 from 64 (ixy's and Linux's index masks). */
-static int check_rings(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+static int check_rings(const scenario *sc, char *err, size_t n)
 {
     const nic_personality *pers = nic_personality_of(sc);
     int ixgbe = !strcmp(pers->port->name, "ixgbe");
@@ -113,19 +83,19 @@ static int check_rings(const scenario *sc, int n_ov, char **ov, char *err, size_
             else
                 snprintf(rule, sizeof rule, "expected a multiple of %u in [%u, %u]", E1000_RING_MULTIPLE,
                          E1000_MIN_TXD, E1000_MAX_RXD);
-            two_keys(sc, n_ov, ov, "driver", rings[i], "nic", "model", rule, err, n);
+            two_keys(sc, "driver", rings[i], "nic", "model", rule, err, n);
             return -1;
         }
     }
     if (scenario_uint(sc, "driver", "tx_clean_thresh") >= scenario_uint(sc, "driver", "tx_ring")) {
-        two_keys(sc, n_ov, ov, "driver", "tx_clean_thresh", "driver", "tx_ring",
+        two_keys(sc, "driver", "tx_clean_thresh", "driver", "tx_ring",
                  "expected fewer than driver.tx_ring descriptors (reclaim starts when fewer are free)", err, n);
         return -1;
     }
     uint64_t b = scenario_uint(sc, "router", "rt_buckets");
     if (b & (b - 1)) {
         char w[600];
-        where(sc, n_ov, ov, "router", "rt_buckets", w, sizeof w);
+        scenario_where(sc, "router", "rt_buckets", w, sizeof w);
         snprintf(err, n, "%s: router.rt_buckets: expected a power of 2 (the hash is masked), got '%llu'", w,
                  (unsigned long long)b);
         return -1;
@@ -134,24 +104,24 @@ static int check_rings(const scenario *sc, int n_ov, char **ov, char *err, size_
 }
 
 /* Checks that need more than one key or a rule the schema cannot say. */
-static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, size_t n)
+static int check_scenario(const scenario *sc, char *err, size_t n)
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
-    if (check_rings(sc, n_ov, ov, err, n) != 0)
+    if (check_rings(sc, err, n) != 0)
         return -1;
     uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
     if (!scenario_bool(sc, "driver", "tx_gran"))
         wthresh *= 4;              /* GRAN = 0 counts 64-byte lines of 4 descriptors */
     if (scenario_uint(sc, "driver", "tidv") == 0 && wthresh > 1) {
-        where(sc, n_ov, ov, "driver", "tidv", w, sizeof w);
+        scenario_where(sc, "driver", "tidv", w, sizeof w);
         snprintf(err, n, "%s: driver.tidv: expected at least 1 when write-backs are batched "
                  "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
         return -1;
     }
     uint64_t rx_ring = scenario_uint(sc, "driver", "rx_ring"), free_thresh = scenario_uint(sc, "driver", "rx_free_thresh");
     if (free_thresh + 1 >= rx_ring) {
-        where(sc, n_ov, ov, "driver", "rx_free_thresh", w, sizeof w);
+        scenario_where(sc, "driver", "rx_free_thresh", w, sizeof w);
         snprintf(err, n, "%s: driver.rx_free_thresh: expected at most driver.rx_ring - 2 (%llu), got '%llu': "
                  "the NIC would run out of descriptors while they wait", w, (unsigned long long)(rx_ring - 2),
                  (unsigned long long)free_thresh);
@@ -159,13 +129,13 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
     }
     uint64_t rs_every = scenario_uint(sc, "driver", "rs_every");
     if (!strcmp(scenario_str(sc, "driver", "tx_rs"), "index") && ring % rs_every) {
-        where(sc, n_ov, ov, "driver", "rs_every", w, sizeof w);
+        scenario_where(sc, "driver", "rs_every", w, sizeof w);
         snprintf(err, n, "%s: driver.rs_every: expected a divisor of driver.tx_ring (%llu) with driver.tx_rs = index, got '%llu'",
                  w, (unsigned long long)ring, (unsigned long long)rs_every);
         return -1;
     }
     if (scenario_uint(sc, "driver", "tx_clean_batch") && (rs_every != 1 || strcmp(scenario_str(sc, "driver", "tx_rs"), "packets"))) {
-        where(sc, n_ov, ov, "driver", "tx_clean_batch", w, sizeof w);
+        scenario_where(sc, "driver", "tx_clean_batch", w, sizeof w);
         snprintf(err, n, "%s: driver.tx_clean_batch: expected 0 unless RS is on every packet (driver.rs_every = 1, driver.tx_rs = packets)", w);
         return -1;
     }
@@ -174,24 +144,24 @@ static int check_scenario(const scenario *sc, int n_ov, char **ov, char *err, si
         static const char *const touch[] = { "buf_alloc_touch", "buf_free_touch" };
         for (int i = 0; i < 2; i++)
             if (scenario_uint(sc, "driver", touch[i]) > 64) {
-                where(sc, n_ov, ov, "driver", touch[i], w, sizeof w);
+                scenario_where(sc, "driver", touch[i], w, sizeof w);
                 snprintf(err, n, "%s: driver.%s: expected at most 64 with driver.buf_layout = ixy (the buffer's "
                          "64-byte header), got '%llu'", w, touch[i],
                          (unsigned long long)scenario_uint(sc, "driver", touch[i]));
                 return -1;
             }
     }
-    if (check_napi(sc, n_ov, ov, err, n) != 0)
+    if (check_napi(sc, err, n) != 0)
         return -1;
     if (scenario_uint(sc, "pktgen", "count") == 0 && scenario_uint(sc, "pktgen", "duration_us") == 0) {
-        two_keys(sc, n_ov, ov, "pktgen", "count", "pktgen", "duration_us",
+        two_keys(sc, "pktgen", "count", "pktgen", "duration_us",
                  "expected a packet count when pktgen.duration_us is 0", err, n);
         return -1;
     }
     return 0;
 }
 
-void nicsim_scenario_locate(const scenario *sc, int n_ov, char **ov, const char *msg, char *out, size_t n)
+void nicsim_scenario_locate(const scenario *sc, const char *msg, char *out, size_t n)
 {
     size_t l = 0;
     out[0] = 0;
@@ -209,7 +179,7 @@ void nicsim_scenario_locate(const scenario *sc, int n_ov, char **ov, const char 
         if (!hit)
             continue;
         char w[600];
-        where(sc, n_ov, ov, k->section, k->key, w, sizeof w);
+        scenario_where(sc, k->section, k->key, w, sizeof w);
         l += (size_t)snprintf(out + l, n - l, "%s%s: %s", l ? "; " : " (", name, w);
     }
     if (l && l < n)
@@ -221,7 +191,7 @@ scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, si
     scenario *sc = NULL;
     if (scenario_load(&sc, nicsim_keys, nicsim_n_keys, path, n, ov, err, errlen) != 0)
         return NULL;
-    if (check_scenario(sc, n, ov, err, errlen) != 0) {
+    if (check_scenario(sc, err, errlen) != 0) {
         scenario_free(sc);
         return NULL;
     }

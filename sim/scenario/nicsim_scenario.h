@@ -13,6 +13,6 @@ scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, si
  * message of a rule checked after loading (the app's, the system's):
  * " (pktgen.ports: command line: 'pktgen.ports=2'; system.cards: FILE
  * (default))" into out (n bytes), or "" when msg names no key. */
-void nicsim_scenario_locate(const scenario *sc, int n_ov, char **ov, const char *msg, char *out, size_t n);
+void nicsim_scenario_locate(const scenario *sc, const char *msg, char *out, size_t n);
 
 #endif

@@ -782,6 +782,16 @@ int scenario_line(const scenario *s, const char *section, const char *key)
     return s->v[i].line > 0 ? s->v[i].line : 0;
 }
 
+int scenario_is_set(const scenario *s, const char *section, const char *key)
+{
+    long i = find_key(s->schema, s->n, section, key);
+    if (i < 0) {
+        fprintf(stderr, "scenario: [%s] %s is not in the schema\n", section, key);
+        abort();
+    }
+    return s->v[i].line != 0;
+}
+
 void scenario_where(const scenario *s, const char *section, const char *key, char *out, size_t n)
 {
     long i = find_key(s->schema, s->n, section, key);

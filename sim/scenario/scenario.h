@@ -94,6 +94,8 @@ const char *scenario_text(const scenario *s, const char *section, const char *ke
  * Lets later semantic checks (e.g. "ring must be a multiple of 8") point at
  * the line too. */
 int scenario_line(const scenario *s, const char *section, const char *key);
+/* 1 when the file or an override set the key, 0 when it has its default. */
+int scenario_is_set(const scenario *s, const char *section, const char *key);
 /* Where the key got its value, for an error message: "PATH:LINE", a
  * command-line override as "command line: 'section.key=value'", or
  * "PATH (default)".  Lets a check made long after loading (an app's) point

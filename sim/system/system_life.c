@@ -4,6 +4,7 @@
  * cpu.c. */
 #include "system_parts.h"
 #include "link_partner.h"
+#include "../scenario/nicsim_scenario.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +123,8 @@ static int cards_build(nicsim_system *sys, int parts, const sim_device_io *io, c
     return 0;
 }
 
-static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_device_io *io,
-                 const sim_ext_devices *ext, char *err, size_t errlen)
+static int build_parts(nicsim_system *sys, const scenario *sc, int parts, const sim_device_io *io,
+                       const sim_ext_devices *ext, char *err, size_t errlen)
 {
     memset(sys, 0, sizeof *sys);
     sys->sc = sc;
@@ -141,6 +142,22 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
     if (ports_build(sys, parts, io, err, errlen) != 0 || cards_build(sys, parts, io, err, errlen) != 0)
         return -1;
     return parts & BUILD_CPUS ? cpus_build(sys, err, errlen) : 0;
+}
+
+/* A rule of the app or the system refused the scenario: the message says
+ * where each key it names got its value, whoever built the system (run,
+ * a sweep's point, bench, validate, l3fwd, the SystemC module). */
+static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_device_io *io,
+                 const sim_ext_devices *ext, char *err, size_t errlen)
+{
+    if (build_parts(sys, sc, parts, io, ext, err, errlen) == 0)
+        return 0;
+    char at[1024];
+    nicsim_scenario_locate(sc, err, at, sizeof at);
+    size_t l = strlen(err);
+    if (l + strlen(at) < errlen)
+        memcpy(err + l, at, strlen(at) + 1);
+    return -1;
 }
 
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen)

@@ -121,6 +121,17 @@ static void test_two_key_rules_located(void)
         expect(&p, 2, NULL, cases[i].says[1]);
         sys_proc_free(&p);
     }
+    /* the same from the commands that build systems of their own: a
+     * sweep's point and the l3fwd table */
+    sys_proc p;
+    SYS_RUN(&p, "sweep", (char *)sys_repo(E1000), "pktgen.ports=0,2", "pktgen.count=100");
+    expect(&p, 1, NULL, "point 2 failed (exit status 2): pktgen.ports: '2' names no port");
+    expect(&p, 1, NULL, "pktgen.ports: command line: 'pktgen.ports=2'");
+    sys_proc_free(&p);
+    SYS_RUN(&p, "l3fwd", (char *)sys_repo("testbench/scenarios/l3fwd.ini"), "nic.model=82546");
+    expect(&p, 2, NULL, cases[2].says[0]);
+    expect(&p, 2, NULL, cases[2].says[1]);
+    sys_proc_free(&p);
 }
 
 /* All of the packet memory to RX: the NIC reports every descriptor done
