@@ -1,5 +1,6 @@
 /* A scenario's app on physical NICs; see hw_run.h. */
 #include "hw_run.h"
+#include "../scenario/nicsim_scenario.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +17,19 @@ int hw_run_plan(struct hw_run *r, struct hw_error *e)
     if (!r->app || !r->pers)
         return hw_fail(e, HW_BAD_INPUT, "system.app '%s' or nic.model '%s' is unknown",
                        scenario_str(sc, "system", "app"), scenario_str(sc, "nic", "model"));
+    /* the scenario's own rules (the app on this core, its keys) before the
+     * devices: a scenario nicsim-hw cannot run is refused as it is */
+    char err[300], at[600];
+    if (app_check(r->app, sc, r->pers->port, r->nspecs, err, sizeof err) != 0) {
+        nicsim_scenario_locate(sc, err, at, sizeof at);
+        return hw_fail(e, HW_BAD_INPUT, "%s%s", err, at);
+    }
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         r->port[p].used = r->app->instance_of(sc, p, r->nspecs) >= 0;
         if (r->port[p].used && p >= r->nspecs)
             return hw_fail(e, HW_BAD_INPUT, "system.app=%s uses eth%d, but --pci names %d device%s (one per "
                            "port, eth0 first)", r->app->name, p, r->nspecs, r->nspecs == 1 ? "" : "s");
     }
-    char err[300];
-    if (app_check(r->app, sc, r->pers->port, r->nspecs, err, sizeof err) != 0)
-        return hw_fail(e, HW_BAD_INPUT, "%s", err);
     r->ninst = app_instances(r->app, sc, r->nspecs);
     return 0;
 }

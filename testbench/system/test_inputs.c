@@ -13,7 +13,8 @@
  *   ScenarioReader  text after a section header, CR-only line ends, a NUL
  *                   byte: refused with file:line; /dev/zero and an oversized
  *                   file refused at once
- *   HwRefusals      malformed --pci devices: usage errors (exit 2)
+ *   HwRefusals      malformed --pci devices: usage errors (exit 2); an app
+ *                   the core does not run refused before the devices
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
@@ -228,6 +229,22 @@ static void test_no_endless_input(void)
 
 /* sscanf took a sign, 0x and spaces: each is a usage error (exit 2), said
  * before root or any device is looked at. */
+/* An app the e1000 core does not run, with one device or with as many as
+ * it would use: refused for the scenario (naming where system.app and
+ * nic.model were set) before any device count or device is looked at. */
+static void test_hw_app_refused_first(void)
+{
+    static const char *const pci[] = { "0000:00:01.0", "0000:00:01.0,0000:00:02.0,0000:00:03.0,0000:00:04.0" };
+    for (size_t i = 0; i < sizeof pci / sizeof pci[0]; i++) {
+        char *args[] = { (char *)sys_repo(E1000), "--pci", (char *)pci[i], "system.app=l3fwd", NULL };
+        sys_proc p;
+        sys_run(&p, sys_sibling("nicsim-hw"), args, NULL);
+        expect(&p, 2, NULL, "nic.model: l3fwd runs on the ixgbe core");
+        expect(&p, 2, NULL, "(system.app: command line: 'system.app=l3fwd'; nic.model: ");
+        sys_proc_free(&p);
+    }
+}
+
 static void test_hw_bad_pci(void)
 {
     static const char *const bad[] = { "-1:00:00.0", "8086:100f@-1", "0x8086:100f", " 00:04.0", "00:20.0",
@@ -259,6 +276,7 @@ static void register_suites(void)
     CU_add_test(s, "NoEndlessInput", test_no_endless_input);
     s = CU_add_suite("HwRefusals", NULL, sys_cleanup);
     CU_add_test(s, "MalformedPciIsUsageError", test_hw_bad_pci);
+    CU_add_test(s, "AppRefusedBeforeDevices", test_hw_app_refused_first);
 }
 
 int main(int argc, char **argv)
