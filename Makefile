@@ -76,7 +76,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all systemc l3fwd deps run test check check-san unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
+.PHONY: all systemc l3fwd deps run test check check-san docs-check unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
         fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
@@ -447,6 +447,7 @@ test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory synth
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory check)
+	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory docs-check)
 	$(MAKE) --no-print-directory check-san
 	$(MAKE) --no-print-directory fuzz-bounded
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory hil-if-installable)
@@ -454,6 +455,11 @@ test: deps
 	@testbench/summarize.sh $(BUILD)/all-test-results.xml $(if $(SAN_ONLY),,normal=$(BUILD)/test-results.xml) \
 	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml \
 	  $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml cluster=$(BUILD)/cluster-results.xml)
+
+# The figures README.md and docs/ quote from a command, checked against a
+# run of that command (testbench/tools/docs-figures.sh, docs/figures.conf).
+docs-check: all
+	testbench/tools/docs-figures.sh
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \

@@ -144,10 +144,9 @@ static int check_scenario(const scenario *sc, char *err, size_t n)
         static const char *const touch[] = { "buf_alloc_touch", "buf_free_touch" };
         for (int i = 0; i < 2; i++)
             if (scenario_uint(sc, "driver", touch[i]) > 64) {
-                scenario_where(sc, "driver", touch[i], w, sizeof w);
-                snprintf(err, n, "%s: driver.%s: expected at most 64 with driver.buf_layout = ixy (the buffer's "
-                         "64-byte header), got '%llu'", w, touch[i],
-                         (unsigned long long)scenario_uint(sc, "driver", touch[i]));
+                two_keys(sc, "driver", touch[i], "driver", "buf_layout",
+                         "expected at most 64 with ixy's buffers (their metadata is the 64-byte header in front of "
+                         "the data)", err, n);
                 return -1;
             }
     }
