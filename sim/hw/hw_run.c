@@ -18,9 +18,11 @@ int hw_run_plan(struct hw_run *r, struct hw_error *e)
         return hw_fail(e, HW_BAD_INPUT, "system.app '%s' or nic.model '%s' is unknown",
                        scenario_str(sc, "system", "app"), scenario_str(sc, "nic", "model"));
     /* the scenario's own rules (the app on this core, its keys) before the
-     * devices: a scenario nicsim-hw cannot run is refused as it is */
+     * devices, as if every port were there: a scenario nicsim-hw cannot
+     * run is refused as it is; then the ports it uses against --pci, then
+     * the app's rules for the ports given */
     char err[300], at[600];
-    if (app_check(r->app, sc, r->pers->port, r->nspecs, err, sizeof err) != 0) {
+    if (app_check(r->app, sc, r->pers->port, HW_MAX_PORTS, err, sizeof err) != 0) {
         nicsim_scenario_locate(sc, err, at, sizeof at);
         return hw_fail(e, HW_BAD_INPUT, "%s%s", err, at);
     }
@@ -29,6 +31,10 @@ int hw_run_plan(struct hw_run *r, struct hw_error *e)
         if (r->port[p].used && p >= r->nspecs)
             return hw_fail(e, HW_BAD_INPUT, "system.app=%s uses eth%d, but --pci names %d device%s (one per "
                            "port, eth0 first)", r->app->name, p, r->nspecs, r->nspecs == 1 ? "" : "s");
+    }
+    if (app_check(r->app, sc, r->pers->port, r->nspecs, err, sizeof err) != 0) {
+        nicsim_scenario_locate(sc, err, at, sizeof at);
+        return hw_fail(e, HW_BAD_INPUT, "%s%s", err, at);
     }
     r->ninst = app_instances(r->app, sc, r->nspecs);
     return 0;

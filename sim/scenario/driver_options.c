@@ -55,8 +55,10 @@ void driver_options_ixgbe(const scenario *sc, struct ixgbe_dev_opts *d, struct i
     ixgbe_tx_default_opts(t);
     t->ring_size = (uint32_t)scenario_uint(sc, "driver", "tx_ring");
     t->prefetch = (uint8_t)scenario_bool(sc, "driver", "tx_prefetch");
-    t->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
-    t->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    if (t->prefetch) {          /* else TXDCTL gets 0/0, as on the 8254x */
+        t->pthresh = (uint8_t)scenario_uint(sc, "driver", "tx_pthresh");
+        t->hthresh = (uint8_t)scenario_uint(sc, "driver", "tx_hthresh");
+    }
     t->wthresh = (uint8_t)scenario_uint(sc, "driver", "tx_wthresh");
     t->rs_every = (uint32_t)scenario_uint(sc, "driver", "rs_every");
     t->clean_thresh = (uint32_t)scenario_uint(sc, "driver", "tx_clean_thresh");

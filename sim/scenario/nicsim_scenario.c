@@ -3,6 +3,7 @@
  * checks that span keys. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "nicsim_scenario.h"
 #include "personality.h"
@@ -104,21 +105,65 @@ static int check_rings(const scenario *sc, char *err, size_t n)
 }
 
 /* Checks that need more than one key or a rule the schema cannot say. */
+/* The TX descriptor thresholds the NIC model's core takes: on the 8254x
+ * batched write-backs (WTHRESH above one descriptor) need TIDV to flush a
+ * partial batch; the 82599 has no TIDV (its EITR interrupt flushes, and a
+ * polling driver such as ixy's runs WTHRESH 4 without one: the last
+ * descriptors of a run may stay unreported, which the run says), and it
+ * keeps PTHRESH + WTHRESH within its 40 on-chip descriptors. */
+static int check_tx_thresholds(const scenario *sc, char *err, size_t n)
+{
+    char w[600];
+    int ixgbe = !strcmp(nic_personality_of(sc)->port->name, "ixgbe");
+    uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
+    if (!ixgbe) {
+        if (!scenario_bool(sc, "driver", "tx_gran"))
+            wthresh *= 4;          /* GRAN = 0 counts 64-byte lines of 4 descriptors */
+        if (scenario_uint(sc, "driver", "tidv") == 0 && wthresh > 1) {
+            scenario_where(sc, "driver", "tidv", w, sizeof w);
+            snprintf(err, n, "%s: driver.tidv: expected at least 1 when write-backs are batched "
+                     "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
+            return -1;
+        }
+        return 0;
+    }
+    uint64_t pthresh = scenario_bool(sc, "driver", "tx_prefetch") ? scenario_uint(sc, "driver", "tx_pthresh") : 0;
+    if (pthresh + wthresh > IXGBE_TX_DESC_CACHE) {
+        /* named first: the one the scenario set, the other as its context */
+        int w_first = scenario_is_set(sc, "driver", "tx_wthresh") && !scenario_is_set(sc, "driver", "tx_pthresh");
+        const char *k1 = w_first ? "tx_wthresh" : "tx_pthresh", *k2 = w_first ? "tx_pthresh" : "tx_wthresh";
+        two_keys(sc, "driver", k1, "driver", k2,
+                 "expected tx_pthresh + tx_wthresh at most 40 on the 82599 (its on-chip cache holds 40 TX "
+                 "descriptors per queue)", err, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* The PCIe link's keys that depend on each other (the bus model checks
+ * them again for buscalc): a completion carries at most MPS bytes and
+ * breaks only on RCB boundaries, so RCB above MPS admits no split. */
+static int check_pcie(const scenario *sc, char *err, size_t n)
+{
+    if (nic_personality_of(sc)->bus != NIC_BUS_PCIE)
+        return 0;
+    if (strtoul(scenario_str(sc, "pcie", "rcb"), NULL, 10) > strtoul(scenario_str(sc, "pcie", "mps"), NULL, 10)) {
+        two_keys(sc, "pcie", "rcb", "pcie", "mps",
+                 "expected at most pcie.mps (a completion carries at most MPS bytes and breaks only on RCB "
+                 "boundaries)", err, n);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_scenario(const scenario *sc, char *err, size_t n)
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
     if (check_rings(sc, err, n) != 0)
         return -1;
-    uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
-    if (!scenario_bool(sc, "driver", "tx_gran"))
-        wthresh *= 4;              /* GRAN = 0 counts 64-byte lines of 4 descriptors */
-    if (scenario_uint(sc, "driver", "tidv") == 0 && wthresh > 1) {
-        scenario_where(sc, "driver", "tidv", w, sizeof w);
-        snprintf(err, n, "%s: driver.tidv: expected at least 1 when write-backs are batched "
-                 "(driver.tx_wthresh above 1 descriptor), got '0': TIDV flushes a partial batch", w);
+    if (check_tx_thresholds(sc, err, n) != 0 || check_pcie(sc, err, n) != 0)
         return -1;
-    }
     uint64_t rx_ring = scenario_uint(sc, "driver", "rx_ring"), free_thresh = scenario_uint(sc, "driver", "rx_free_thresh");
     if (free_thresh + 1 >= rx_ring) {
         scenario_where(sc, "driver", "rx_free_thresh", w, sizeof w);
@@ -132,6 +177,11 @@ static int check_scenario(const scenario *sc, char *err, size_t n)
         scenario_where(sc, "driver", "rs_every", w, sizeof w);
         snprintf(err, n, "%s: driver.rs_every: expected a divisor of driver.tx_ring (%llu) with driver.tx_rs = index, got '%llu'",
                  w, (unsigned long long)ring, (unsigned long long)rs_every);
+        return -1;
+    }
+    if (scenario_uint(sc, "driver", "tx_clean_batch") >= ring) {
+        two_keys(sc, "driver", "tx_clean_batch", "driver", "tx_ring", "expected fewer descriptors than the TX ring",
+                 err, n);
         return -1;
     }
     if (scenario_uint(sc, "driver", "tx_clean_batch") && (rs_every != 1 || strcmp(scenario_str(sc, "driver", "tx_rs"), "packets"))) {

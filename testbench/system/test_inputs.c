@@ -99,6 +99,24 @@ static void test_other_setup_values(void)
         expect(&p, 2, cases[i].starts, cases[i].says);
         sys_proc_free(&p);
     }
+    /* the 82599's own: its 40-descriptor TX cache, a reclaim batch within
+     * the ring, RCB within MPS */
+    struct {
+        const char *key, *starts, *says;
+    } ix[] = {
+        { "driver.tx_wthresh=63", "command line: 'driver.tx_wthresh=63': driver.tx_wthresh: expected tx_pthresh + "
+                                  "tx_wthresh at most 40", "(with driver.tx_pthresh = 32, set at " },
+        { "driver.tx_clean_batch=4096", "command line: 'driver.tx_clean_batch=4096': driver.tx_clean_batch: expected "
+                                        "fewer descriptors than the TX ring", "(with driver.tx_ring = 512, set at " },
+        { "pcie.rcb=512", "command line: 'pcie.rcb=512': pcie.rcb: expected at most pcie.mps",
+          "(with pcie.mps = 256, set at " },
+    };
+    for (size_t i = 0; i < sizeof ix / sizeof ix[0]; i++) {
+        sys_proc p;
+        SYS_RUN(&p, "run", (char *)sys_repo(IXGBE), (char *)ix[i].key);
+        expect(&p, 2, ix[i].starts, ix[i].says);
+        sys_proc_free(&p);
+    }
 }
 
 /* Rules the app or the system checks once the scenario is loaded: the
