@@ -52,6 +52,8 @@ int cmd_run(const cli *c)
     if (system_run(&sys, err, sizeof err) != 0)
         return give_up(&sys, sc, err, EXIT_RUN_FAILED);
     report_print(stdout, &sys, c->scenario);
+    for (int i = 0; i < sys.nwarnings && i < SYS_MAX_WARNINGS; i++)
+        fprintf(stderr, "nicsim: warning: %s\n", sys.warning[i]);
     int rc = 0;
     char why[256];
     if (!system_complete(&sys, why, sizeof why)) {

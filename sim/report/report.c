@@ -600,6 +600,13 @@ cJSON *report_json(const nicsim_system *sys, const char *scenario_path)
     for (int i = 0; i < sys->ncards; i++)
         cJSON_AddItemToArray(nics, nic_json(sys, i));
     cJSON_AddNumberToObject(j, "late_observations", (double)sys->late_observations);
+    /* only when there are any: a clean run's JSON is as it always was */
+    if (sys->nwarnings) {
+        cJSON *w = cJSON_AddArrayToObject(j, "warnings");
+        int n = sys->nwarnings < SYS_MAX_WARNINGS ? sys->nwarnings : SYS_MAX_WARNINGS;
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(w, cJSON_CreateString(sys->warning[i]));
+    }
     return j;
 }
 

@@ -244,5 +244,8 @@ scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, si
         scenario_free(sc);
         return NULL;
     }
+    /* the checks read keys a run may not use: what the run reads from here
+     * on tells the keys it ignores (system_unused_keys) */
+    scenario_reads_forget(sc);
     return sc;
 }

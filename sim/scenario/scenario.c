@@ -37,6 +37,9 @@ struct scenario {
     size_t n;
     char *path;
     scn_val *v; /* parallel to schema */
+    /* parallel to schema: read through a typed accessor since
+     * scenario_reads_forget (a pointer, so const accessors may mark it) */
+    uint8_t *read;
 };
 
 /* ---- small text helpers ----------------------------------------------- */
@@ -678,7 +681,7 @@ int scenario_load(scenario **out, const scenario_key *schema, size_t n,
     *out = NULL;
     schema_check(schema, n);
     scenario *sc = calloc(1, sizeof *sc);
-    if (!sc || !(sc->v = calloc(n ? n : 1, sizeof *sc->v)) ||
+    if (!sc || !(sc->v = calloc(n ? n : 1, sizeof *sc->v)) || !(sc->read = calloc(n ? n : 1, 1)) ||
         (path && !(sc->path = strdup(path)))) {
         scenario_free(sc);
         snprintf(err, errlen, "scenario: out of memory");
@@ -714,6 +717,7 @@ void scenario_free(scenario *s)
         for (size_t i = 0; i < s->n; i++)
             free(s->v[i].text);
     free(s->v);
+    free(s->read);
     free(s->path);
     free(s);
 }
@@ -734,6 +738,7 @@ static const scn_val *get(const scenario *s, const char *sec, const char *key,
                 type_name(t), type_name(want));
         abort();
     }
+    s->read[i] = 1;
     return &s->v[i];
 }
 
@@ -780,6 +785,19 @@ int scenario_line(const scenario *s, const char *section, const char *key)
         abort();
     }
     return s->v[i].line > 0 ? s->v[i].line : 0;
+}
+
+void scenario_reads_forget(const scenario *s)
+{
+    memset(s->read, 0, s->n ? s->n : 1);
+}
+
+const scenario_key *scenario_next_unread(const scenario *s, size_t *i)
+{
+    for (; *i < s->n; (*i)++)
+        if (s->v[*i].line != 0 && !s->read[*i])
+            return &s->schema[(*i)++];
+    return NULL;
 }
 
 int scenario_is_set(const scenario *s, const char *section, const char *key)

@@ -94,6 +94,15 @@ const char *scenario_text(const scenario *s, const char *section, const char *ke
  * Lets later semantic checks (e.g. "ring must be a multiple of 8") point at
  * the line too. */
 int scenario_line(const scenario *s, const char *section, const char *key);
+/* Which keys the program used: a typed accessor (scenario_int, _uint,
+ * _double, _bool, _str) marks its key as read; the helpers for messages
+ * (scenario_text, _line, _where, _is_set) do not.  scenario_reads_forget
+ * starts afresh (after the checks at load time, which read keys a run may
+ * not use); scenario_next_unread walks the keys the file or an override set
+ * that nothing has read since: the next one from index *i on (and *i past
+ * it), or NULL when none is left.  Start with *i = 0. */
+void scenario_reads_forget(const scenario *s);
+const scenario_key *scenario_next_unread(const scenario *s, size_t *i);
 /* 1 when the file or an override set the key, 0 when it has its default. */
 int scenario_is_set(const scenario *s, const char *section, const char *key);
 /* Where the key got its value, for an error message: "PATH:LINE", a

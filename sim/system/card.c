@@ -55,6 +55,7 @@ static void mmio_read_done(void *ctx, int func, uint32_t val, ps_t t)
 static void pcix_params_from(const scenario *sc, int card, pcix_params *bp)
 {
     pcix_params_default(bp);
+    (void)scenario_str(sc, "bus", "type");     /* "pcix", the only kind [bus] describes: read, so used */
     const char *mhz = scenario_str(sc, "bus", "mhz");
     if (card == 1 && strcmp(scenario_str(sc, "bus", "card1_mhz"), "same") != 0)
         mhz = scenario_str(sc, "bus", "card1_mhz");
@@ -168,7 +169,10 @@ int card_build(nicsim_system *sys, int i, nic_mem_port mem, char *err, size_t er
     sim_card *card = &sys->card[i];
     card_identity(sys, i);
     pcix_params bp;
-    pcix_params_from(sc, i, &bp);
+    if (sys->pers->bus == NIC_BUS_PCIX)
+        pcix_params_from(sc, i, &bp);
+    else
+        pcix_params_default(&bp);   /* [bus] is the PCI-X segment's: unused (the 82599 ignores these straps) */
     nic_rtl_straps straps = straps_of(sys, i, &bp);
     if (sys->pers->bus == NIC_BUS_PCIE) {
         pcie_params_from(sc, &card->pcie_p);

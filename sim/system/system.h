@@ -32,6 +32,9 @@
 #include "../apps/app.h"
 
 enum { SYS_MAX_CARDS = 4, SYS_MAX_PORTS = 2 * SYS_MAX_CARDS, SYS_MAX_CPUS = APP_MAX_INSTANCES };
+/* A run's warnings: at most SYS_MAX_WARNINGS of SYS_WARNING_LEN bytes (the
+ * last one then says how many more there were). */
+enum { SYS_MAX_WARNINGS = 24, SYS_WARNING_LEN = 400 };
 
 struct nicsim_system;
 struct sim_port;
@@ -171,6 +174,12 @@ typedef struct nicsim_system {
     int drivers_down;           /* system_drivers_down has run */
     uint64_t late_observations; /* a CPU looked at device state from its future
                                    (an ordering bug; 0 in a correct run) */
+    /* what the scenario asks for that the run does not do as written: a key
+     * it never reads, more CPUs than work, a rate above the line's (each
+     * "WHERE: what"; system_warnings.c) */
+    char warning[SYS_MAX_WARNINGS][SYS_WARNING_LEN];
+    int nwarnings;
+    uint8_t rate_warned;       /* bit 0: gen.kpps, bit 1: gen.eth2_kpps (once each) */
 } nicsim_system;
 
 /* Build everything the scenario describes; each CPU brings its ports and
@@ -198,8 +207,18 @@ int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n);
 int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n);
 /* Run CPU c's app in the caller's thread (system_build_cpus). */
 void system_cpu_app(sim_cpu *c);
-/* Run the apps to completion (or max_sim_us); then read the NIC counters. */
+/* Run the apps to completion (or max_sim_us); then read the NIC counters
+ * and add the warnings of the keys the run never read. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);
+/* Add a warning (printf-style); past SYS_MAX_WARNINGS they are counted. */
+void system_warn(nicsim_system *sys, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The build's warnings: more router CPUs than port pairs; port p's link
+ * partner asked (cfg) for more than its line carries. */
+void system_warn_cpus(nicsim_system *sys);
+void system_warn_rate(nicsim_system *sys, int p, const link_gen_cfg *cfg);
+/* The warnings of the keys the file or an override set and the run has
+ * not read (scenario_next_unread), each with where it was set and why. */
+void system_warn_unused_keys(nicsim_system *sys);
 /* The first port's error from bringing up an app: 0, or -1 with it in err. */
 int system_app_error(const nicsim_system *sys, char *err, size_t errlen);
 /* Read the ports' statistics registers (as e1000_update_stats does) from t

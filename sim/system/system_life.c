@@ -91,10 +91,15 @@ static int ports_build(nicsim_system *sys, int parts, const sim_device_io *io, c
         if (sp->pcap_path[0] && (parts & BUILD_DEVICES) && !(sp->sink = link_sink_new(sp->pcap_path, err, errlen)))
             return -1;
         link_wire_init(&sp->wire, gbps, sp->sink ? link_wire_to_sink : NULL, sp->sink);
+        if (!a->partner)
+            continue;
         link_gen_cfg cfg;
         link_partner_cfg(sys, sp, &cfg);
-        if (a->partner && a->partner(sc, p, sys->nports, &cfg) && link_partner_create_cfg(sp, &cfg, err, errlen))
+        if (!a->partner(sc, p, sys->nports, &cfg))
+            continue;
+        if (link_partner_create_cfg(sp, &cfg, err, errlen))
             return -1;
+        system_warn_rate(sys, p, &cfg);
     }
     return 0;
 }
@@ -141,7 +146,12 @@ static int build_parts(nicsim_system *sys, const scenario *sc, int parts, const 
     }
     if (ports_build(sys, parts, io, err, errlen) != 0 || cards_build(sys, parts, io, err, errlen) != 0)
         return -1;
-    return parts & BUILD_CPUS ? cpus_build(sys, err, errlen) : 0;
+    if (!(parts & BUILD_CPUS))
+        return 0;
+    if (cpus_build(sys, err, errlen) != 0)
+        return -1;
+    system_warn_cpus(sys);
+    return 0;
 }
 
 /* A rule of the app or the system refused the scenario: the message says
@@ -245,6 +255,7 @@ int system_run(nicsim_system *sys, char *err, size_t errlen)
     if (pr.shown)
         fputc('\n', stderr);
     system_read_counters(sys, end);
+    system_warn_unused_keys(sys);
     return 0;
 }
 
