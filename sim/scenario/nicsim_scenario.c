@@ -129,8 +129,13 @@ static int check_tx_thresholds(const scenario *sc, char *err, size_t n)
     }
     uint64_t pthresh = scenario_bool(sc, "driver", "tx_prefetch") ? scenario_uint(sc, "driver", "tx_pthresh") : 0;
     if (pthresh + wthresh > IXGBE_TX_DESC_CACHE) {
-        /* named first: the one the scenario set, the other as its context */
-        int w_first = scenario_is_set(sc, "driver", "tx_wthresh") && !scenario_is_set(sc, "driver", "tx_pthresh");
+        /* named first: the one set on the command line, else the one the
+         * file set, the other as its context */
+        int w_over = scenario_is_set(sc, "driver", "tx_wthresh") && !scenario_line(sc, "driver", "tx_wthresh");
+        int p_over = scenario_is_set(sc, "driver", "tx_pthresh") && !scenario_line(sc, "driver", "tx_pthresh");
+        int w_first = w_over != p_over ? w_over
+                                       : scenario_is_set(sc, "driver", "tx_wthresh") &&
+                                             !scenario_is_set(sc, "driver", "tx_pthresh");
         const char *k1 = w_first ? "tx_wthresh" : "tx_pthresh", *k2 = w_first ? "tx_pthresh" : "tx_wthresh";
         two_keys(sc, "driver", k1, "driver", k2,
                  "expected tx_pthresh + tx_wthresh at most 40 on the 82599 (its on-chip cache holds 40 TX "
@@ -179,14 +184,14 @@ static int check_scenario(const scenario *sc, char *err, size_t n)
                  w, (unsigned long long)ring, (unsigned long long)rs_every);
         return -1;
     }
-    if (scenario_uint(sc, "driver", "tx_clean_batch") >= ring) {
+    if (!strcmp(nic_personality_of(sc)->port->name, "ixgbe") && scenario_uint(sc, "driver", "tx_clean_batch") >= ring) {
         two_keys(sc, "driver", "tx_clean_batch", "driver", "tx_ring", "expected fewer descriptors than the TX ring",
                  err, n);
         return -1;
     }
     if (scenario_uint(sc, "driver", "tx_clean_batch") && (rs_every != 1 || strcmp(scenario_str(sc, "driver", "tx_rs"), "packets"))) {
-        scenario_where(sc, "driver", "tx_clean_batch", w, sizeof w);
-        snprintf(err, n, "%s: driver.tx_clean_batch: expected 0 unless RS is on every packet (driver.rs_every = 1, driver.tx_rs = packets)", w);
+        two_keys(sc, "driver", "tx_clean_batch", "driver", rs_every != 1 ? "rs_every" : "tx_rs",
+                 "expected 0 unless RS is on every packet (driver.rs_every = 1, driver.tx_rs = packets)", err, n);
         return -1;
     }
     if (!strcmp(scenario_str(sc, "driver", "buf_layout"), "ixy")) {

@@ -145,7 +145,7 @@ const scenario_key nicsim_keys[] = {
     { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },
     { "gen",    "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "frame size incl. FCS" },
     { "gen",    "flows",            SCN_UINT,   "1",         "1",    "16777216", NULL, "destination addresses cycled through" },
-    { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    NULL,      NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
+    { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    "4294967295", NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
     { "gen",    "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "frames per input port (0 = until duration_us)" },
     { "gen",    "duration_us",      SCN_UINT,   "0",         "0",    MAX_US,      NULL, "send for this long (0 = until count)" },
     { "gen",    "start_us",         SCN_UINT,   "100",       "0",    MAX_US,      NULL, "first frame, this long after the router has brought its ports up" },
