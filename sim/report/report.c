@@ -258,6 +258,37 @@ static void print_rates(FILE *f, const nicsim_system *sys)
     }
 }
 
+/* What the link partners offered (frames over the span of their arrivals,
+ * the span RX-kpps uses) and where each capture went: a line each, only
+ * when there is any. */
+static void print_offered_and_captures(FILE *f, const nicsim_system *sys)
+{
+    const char *sep = "";
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (!sp->gen)
+            continue;
+        uint64_t n = link_gen_frames(sp->gen);
+        ps_t span = sp->gen_last > sp->gen_first ? sp->gen_last - sp->gen_first : sys->end_time;
+        fprintf(f, "%s%s %.3f kpps (%llu frames)", *sep ? sep : "Offered by the link partners: ", report_ifname(p),
+                span ? (double)n * 1e9 / (double)span : 0.0, (unsigned long long)n);
+        sep = ", ";
+    }
+    if (*sep)
+        fputc('\n', f);
+    sep = "";
+    for (int p = 0; p < sys->nports; p++) {
+        const sim_port *sp = &sys->port[p];
+        if (!sp->pcap_path[0])
+            continue;
+        fprintf(f, "%s%s -> %s (%llu frames)", *sep ? sep : "Captured: ", report_ifname(p), sp->pcap_path,
+                (unsigned long long)sp->wire.frames);
+        sep = ", ";
+    }
+    if (*sep)
+        fputc('\n', f);
+}
+
 /* The `netstat -i` Kernel Interface table, from the NIC's counters. */
 static void print_kernel_iface(FILE *f, const nicsim_system *sys)
 {
@@ -428,6 +459,7 @@ void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 {
     print_header(f, sys, scenario_path);
     print_rates(f, sys);
+    print_offered_and_captures(f, sys);
     run_limit l;
     run_limit_of(sys, &l);
     run_limit_print(f, &l);
