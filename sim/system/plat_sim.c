@@ -208,8 +208,19 @@ int plat_stop_requested(struct plat_dev *d)
     return d->cpu->t >= d->sys->max_sim;
 }
 
+/* The driver's log lines go to stderr unless a command that runs many
+ * scenarios as one table turned them off (system_driver_log). */
+static int driver_log_on = 1;
+
+void system_driver_log(int on)
+{
+    driver_log_on = on;
+}
+
 void plat_log(struct plat_dev *d, const char *fmt, ...)
 {
+    if (!driver_log_on)
+        return;
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "nicsim: cpu%d: ", d->cpu->id);

@@ -186,6 +186,10 @@ typedef struct nicsim_system {
  * its app instance up when the run starts.  Returns 0, or -1 with a
  * message in err (system_free then frees what was built). */
 int system_build(nicsim_system *sys, const scenario *sc, char *err, size_t errlen);
+/* The driver's log lines (plat_log: a TX hang, a link down, the e1000's
+ * 64 KB ring realignment) on stderr (1, the default) or dropped (0) for
+ * every system of the process from now on: validate's tables. */
+void system_driver_log(int on);
 /* The CPU half of system_build: host memory, caches, the app's CPUs and
  * their ports, every device access going to ext (cards get their identity
  * only, links no capture; the pcap paths are worked out).  Run each CPU's
