@@ -1162,6 +1162,8 @@ static void test_validate_json_rows(void)
     RUN(&p, "validate", "e1000", "gen.count=20000", "pktgen.count=20000", "--json", (char *)json_path);
     CHECK(p.status == 0 || p.status == 1, "%s: exit status %d, expected 0 or 1", p.cmd, p.status);
     CHECK(strstr(p.out, "mean absolute error") != NULL, "%s: no summary line", p.cmd);
+    /* stderr: each row's command, no driver log line (issue 22) */
+    CHECK(!strstr(p.err, "nicsim: cpu"), "%s: a driver log line on stderr:\n%s", p.cmd, p.err);
     proc_free(&p);
     cJSON *j = load_json(json_path);
     const cJSON *rows = jget(j, "rows");
