@@ -73,7 +73,7 @@ static int run_point(const cli *c, const char *pattern, const char *path, l3fwd_
     const cpu *cp = &scpu->c;
     double per = t.tx ? 1.0 / (double)t.tx : 0;
     for (int k = 0; k < CPU_CATS; k++) {
-        pt->cycles[k] = (double)(cp->cat_ps[k] - scpu->up_cat_ps[k]) * cp->prof.mhz / 1e6 * per;
+        pt->cycles[k] = (double)(cp->cat_ps[k] - scpu->at_up.cat_ps[k]) * cp->prof.mhz / 1e6 * per;
         if (k != CPU_CAT_IDLE)
             pt->busy += pt->cycles[k];
     }

@@ -24,14 +24,14 @@ static double cpu_share(const sim_cpu *sc, int top[2], double top_share[2])
 {
     top[0] = top[1] = -1;
     top_share[0] = top_share[1] = 0;
-    ps_t span = sc->up && sc->c.t > sc->up_t ? sc->c.t - sc->up_t : 0;
+    ps_t span = sc->up && sc->c.t > sc->at_up.t ? sc->c.t - sc->at_up.t : 0;
     if (!span)
         return 0;
     ps_t busy = 0;
     for (int k = 0; k < CPU_CATS; k++) {
         if (k == CPU_CAT_IDLE)
             continue;
-        ps_t d = sc->c.cat_ps[k] - sc->up_cat_ps[k];
+        ps_t d = sc->c.cat_ps[k] - sc->at_up.cat_ps[k];
         busy += d;
         double s = (double)d / (double)span;
         if (s > top_share[0]) {

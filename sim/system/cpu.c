@@ -144,11 +144,28 @@ static int bring_up(nicsim_system *sys, sim_cpu *c)
         if (c->ports[i]->gen)
             link_partner_go(c->ports[i], c->c.t);
     c->up = 1;
-    c->up_t = c->c.t;
-    memcpy(c->up_cat_ps, c->c.cat_ps, sizeof c->up_cat_ps);
+    system_cpu_tally(c, &c->at_up);
+    c->at_last_work = c->at_up;
     if (++sys->cpus_up == sys->ncpus)
         system_mark_traffic(sys, c->c.t);
     return 0;
+}
+
+void system_cpu_tally(const sim_cpu *c, cpu_tally *out)
+{
+    out->t = c->c.t;
+    memcpy(out->cat_ps, c->c.cat_ps, sizeof out->cat_ps);
+    memcpy(out->named_ps, c->c.named_ps, sizeof out->named_ps);
+    out->packets = c->c.packets;
+}
+
+void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_tally *from, cpu_tally *to)
+{
+    *from = c->at_up;
+    if (sys->app->receiver)
+        *to = c->at_last_work;
+    else
+        system_cpu_tally(c, to);
 }
 
 /* One step of the app; 0 when the CPU is done.  A receiver is done once
@@ -159,8 +176,10 @@ static int step(nicsim_system *sys, sim_cpu *c)
         return sys->app->step(c->app_state);
     if (drained(c))
         return 0;
-    if (sys->app->step(c->app_state))
+    if (sys->app->step(c->app_state)) {
         c->last_work = c->c.t;
+        system_cpu_tally(c, &c->at_last_work);
+    }
     return 1;
 }
 

@@ -41,6 +41,14 @@ struct sim_port;
 
 /* A simulated CPU: its cost model and clock, the coroutine its app
  * instance runs in, and the ports the instance drives. */
+/* A CPU's time by category and named cost and its packets, at an instant. */
+typedef struct cpu_tally {
+    ps_t t;
+    ps_t cat_ps[CPU_CATS];
+    ps_t named_ps[CPU_MAX_NAMED];
+    uint64_t packets;
+} cpu_tally;
+
 typedef struct sim_cpu {
     int id;
     cpu c;
@@ -57,11 +65,12 @@ typedef struct sim_cpu {
     void *app_state;            /* its instance of the system's app (app->state_size bytes) */
     ps_t drain;                 /* a receiving app runs on this long after its last input */
     ps_t last_work;             /* a receiving app: when a step last did work */
-    /* when its app was up (ports and app brought up, traffic started), and
-     * its time by category then: the report's shares leave bring-up out */
+    /* its app is up (ports and app brought up, traffic started); its
+     * tallies then and (a receiving app) after the last step that did
+     * work: the report's per-packet figures and shares count the traffic
+     * between them, not bring-up or drain */
     int up;
-    ps_t up_t;
-    ps_t up_cat_ps[CPU_CATS];
+    cpu_tally at_up, at_last_work;
 } sim_cpu;
 
 /* One card: its RTL and adapter, and its bus (a PCI-X segment of its own or
@@ -211,6 +220,12 @@ int system_dma_read(nicsim_system *sys, uint64_t addr, void *dst, uint32_t n);
 int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_t n);
 /* Run CPU c's app in the caller's thread (system_build_cpus). */
 void system_cpu_app(sim_cpu *c);
+/* CPU k's tally now (its cost model's counters at its own time). */
+void system_cpu_tally(const sim_cpu *c, cpu_tally *out);
+/* CPU k's traffic window: from its app being up to its last step with
+ * work (a receiving app) or its end; *from and *to are the tallies at
+ * its ends (to: at_last_work or now). */
+void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_tally *from, cpu_tally *to);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters
  * and add the warnings of the keys the run never read. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);

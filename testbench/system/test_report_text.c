@@ -6,13 +6,17 @@
  *   ReportText  the router with two captures: an "Offered by the link
  *               partners" line naming each input port's kpps and frames,
  *               a "Captured" line naming each file; neither line for
- *               pktgen without a capture
+ *               pktgen without a capture; the CPU's per-packet cycles over
+ *               the traffic window (82599 pktgen, 20,000 and 100,000
+ *               packets: the same figures, the ~10 ms bring-up apart)
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
 
 #include <CUnit/CUnit.h>
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* gen.kpps = 500: 2000 frames over the span from the first arrival to the
@@ -40,10 +44,57 @@ static void test_offered_and_captured(void)
     sys_proc_free(&p);
 }
 
+/* CPU 0's traffic object of a run's JSON: its figure at path (a.b.c). */
+static double traffic(const char *json_path, const char *k1, const char *k2)
+{
+    size_t len;
+    char *text = sys_slurp(json_path, &len);
+    REQUIRE(text, "%s: no JSON", json_path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    REQUIRE(j, "%s: not JSON", json_path);
+    const cJSON *t = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cpus"), 0), "traffic");
+    const cJSON *v = k2 ? cJSON_GetObjectItem(cJSON_GetObjectItem(t, k1), k2) : cJSON_GetObjectItem(t, k1);
+    REQUIRE(cJSON_IsNumber(v), "%s: no cpus[0].traffic.%s%s%s", json_path, k1, k2 ? "." : "", k2 ? k2 : "");
+    double d = v->valuedouble;
+    cJSON_Delete(j);
+    return d;
+}
+
+/* The 82599's bring-up (ixy's 10 ms reset settle and the link) spread over
+ * 20,000 packets once made "idle" 1,500 cycles a packet; over the traffic
+ * window the short and the long run give the same figures, and the
+ * bring-up is timed apart. */
+static void test_traffic_window(void)
+{
+    const char *dir = sys_tmpdir();
+    static const char *const counts[] = { "pktgen.count=20000", "pktgen.count=100000" };
+    double busy[2], idle[2];
+    for (int i = 0; i < 2; i++) {
+        char *json = sys_path(dir, i ? "b.json" : "a.json");
+        sys_proc p;
+        SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/ixgbe-pktgen.ini"), (char *)counts[i], "--json",
+                json);
+        CHECK(p.status == 0, "%s: exit status %d\n%s", p.cmd, p.status, p.err);
+        CHECK(strstr(p.out, "ms of traffic\n") && strstr(p.out, "  not counted: bring-up 10."),
+              "%s: no traffic window or bring-up line:\n%s", p.cmd, p.out);
+        sys_proc_free(&p);
+        busy[i] = traffic(json, "cycles_per_packet", "busy");
+        idle[i] = traffic(json, "cycles_per_packet", "idle");
+        double up = traffic(json, "bring_up_ns", NULL);
+        CHECK(up > 10e6 && up < 11e6, "%s: bring-up %.0f ns, expected ixy's 10 ms settle and a little", json, up);
+        CHECK(traffic(json, "packets", NULL) == (i ? 100000 : 20000), "%s: packets in the window", json);
+    }
+    CHECK(idle[0] < 50 && idle[1] < 50, "idle per packet %.1f and %.1f: bring-up counted in", idle[0], idle[1]);
+    CHECK(busy[0] > 0.95 * busy[1] && busy[0] < 1.05 * busy[1], "busy per packet %.1f (20,000) vs %.1f (100,000)",
+          busy[0], busy[1]);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("ReportText", NULL, sys_cleanup);
     CU_add_test(s, "OfferedAndCaptured", test_offered_and_captured);
+    CU_add_test(s, "TrafficWindow", test_traffic_window);
 }
 
 int main(int argc, char **argv)

@@ -58,8 +58,9 @@ done <"$conf"
 
 files=(README.md docs/*.md)
 # every marked figure: FILE<TAB>LINE<TAB>ID<TAB>VALUE
-marks=$(grep -nH -o '<!--f:[A-Za-z0-9_.-]*-->[^<]*<!--/f-->' "${files[@]}" |
-        sed -E 's/^([^:]*):([0-9]*):<!--f:([^>]*)-->(.*)<!--\/f-->$/\1\t\2\t\3\t\4/' || true)
+# (a mark inside `code`, as in docs/testing.md's example, is not one)
+marks=$(grep -nH -o -E '(^|[^`])<!--f:[A-Za-z0-9_.-]*-->[^<]*<!--/f-->' "${files[@]}" |
+        sed -E 's/^([^:]*):([0-9]*):[^<]?<!--f:([^>]*)-->(.*)<!--\/f-->$/\1\t\2\t\3\t\4/' || true)
 if [ $list = 1 ]; then
     printf '%s\n' "$marks"
     exit 0
