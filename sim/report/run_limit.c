@@ -111,6 +111,40 @@ static void name_bus(const run_limit *l, char *out, size_t n)
         snprintf(out, n, "PCI-X bus of card %d", l->bus_card);
 }
 
+/* A CPU limit's trust: the profile's calibration, and when it has none the
+ * named costs the limiting CPU charged over its traffic window. */
+static void estimated_costs(const nicsim_system *sys, run_limit *l)
+{
+    l->calibration = sys->cpu_calibration ? sys->cpu_calibration : "none";
+    l->nest = 0;
+    if (strcmp(l->calibration, "none") || l->cpu < 0)
+        return;
+    const sim_cpu *sc = &sys->cpu[l->cpu];
+    cpu_tally a, b;
+    system_cpu_window(sys, sc, &a, &b);
+    uint64_t n = b.packets - a.packets;
+    for (int k = 0; k < sc->c.prof.n_named; k++) {
+        double cyc = (double)(b.named_ps[k] - a.named_ps[k]) * (sc->c.prof.mhz / 1e6) / (double)(n ? n : 1);
+        if (cyc <= 0)
+            continue;
+        /* insert in order, largest first, keeping RUN_LIMIT_EST */
+        int at = l->nest < RUN_LIMIT_EST ? l->nest : RUN_LIMIT_EST;
+        while (at > 0 && l->est_cycles[at - 1] < cyc)
+            at--;
+        if (at >= RUN_LIMIT_EST)
+            continue;
+        int last = l->nest < RUN_LIMIT_EST ? l->nest : RUN_LIMIT_EST - 1;
+        for (int j = last; j > at; j--) {
+            l->est_cycles[j] = l->est_cycles[j - 1];
+            memcpy(l->est_name[j], l->est_name[j - 1], sizeof l->est_name[j]);
+        }
+        l->est_cycles[at] = cyc;
+        snprintf(l->est_name[at], sizeof l->est_name[at], "%s", sc->c.prof.named[k].name);
+        if (l->nest < RUN_LIMIT_EST)
+            l->nest++;
+    }
+}
+
 void run_limit_of(const nicsim_system *sys, run_limit *l)
 {
     memset(l, 0, sizeof *l);
@@ -185,6 +219,8 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
         l->kind = LIMIT_NONE;
         snprintf(l->what, sizeof l->what, "nothing saturated");
     }
+    if (l->kind == LIMIT_CPU)
+        estimated_costs(sys, l);
 }
 
 void run_limit_print(FILE *f, const run_limit *l)
@@ -216,6 +252,17 @@ void run_limit_print(FILE *f, const run_limit *l)
     if (l->txd_every_ns > 0)
         fprintf(f, "  %-9s %s: a descriptor fetch every %.0f ns, %.0f ns each\n", "txd fetch",
                 report_ifname(l->wire_port), l->txd_every_ns, l->txd_fetch_ns);
+    if (l->kind == LIMIT_CPU && l->calibration) {
+        if (strcmp(l->calibration, "none")) {
+            fprintf(f, "  %-9s the CPU profile is calibrated: %s\n", "trust", l->calibration);
+        } else {
+            fprintf(f, "  %-9s the CPU profile is fitted to no reference row (cpu.calibration = none): the rate "
+                    "rests on estimated costs", "trust");
+            for (int e = 0; e < l->nest; e++)
+                fprintf(f, "%s %s %.1f", e ? "," : ":", l->est_name[e], l->est_cycles[e]);
+            fprintf(f, "%s\n", l->nest ? " cycles a packet" : "");
+        }
+    }
 }
 
 cJSON *run_limit_json(const run_limit *l)
@@ -252,5 +299,12 @@ cJSON *run_limit_json(const run_limit *l)
     cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");
     cJSON_AddNumberToObject(t, "every_ns", l->txd_every_ns);
     cJSON_AddNumberToObject(t, "fetch_ns", l->txd_fetch_ns);
+    if (l->kind == LIMIT_CPU && l->calibration) {
+        cJSON *tr = cJSON_AddObjectToObject(o, "trust");
+        cJSON_AddStringToObject(tr, "calibration", l->calibration);
+        cJSON *est = cJSON_AddObjectToObject(tr, "estimated_costs");
+        for (int e = 0; e < l->nest; e++)
+            cJSON_AddNumberToObject(est, l->est_name[e], l->est_cycles[e]);
+    }
     return o;
 }

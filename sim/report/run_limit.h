@@ -40,8 +40,18 @@ typedef enum run_limit_kind {
     LIMIT_NONE,
 } run_limit_kind;
 
+enum { RUN_LIMIT_EST = 4 };
+
 typedef struct run_limit {
     run_limit_kind kind;
+    /* a CPU limit: what the CPU profile was calibrated against
+     * (cpu.calibration), and when "none" the named costs the limiting CPU
+     * charged, with their cycles a packet over the traffic window, largest
+     * first: the estimates its rate rests on */
+    const char *calibration;
+    int nest;
+    char est_name[RUN_LIMIT_EST][32];
+    double est_cycles[RUN_LIMIT_EST];
     char what[64];              /* the resource: "eth0 TX wire", "PCIe of card 0 upstream", "CPU0" */
     /* the busiest CPU: busy share and its two largest categories */
     int cpu;

@@ -57,6 +57,7 @@ const scenario_key nicsim_keys[] = {
     { "cpu",    "prefetch_cycles",  SCN_DOUBLE, "1",         "0",    "100000",  NULL, "issuing a software prefetch" },
     { "cpu",    "irq_entry_ns",     SCN_DOUBLE, "1000",      "0",    "1000000", NULL, "interrupt entry: vector, save, handler dispatch" },
     { "cpu",    "irq_exit_ns",      SCN_DOUBLE, "300",       "0",    "1000000", NULL, "interrupt exit" },
+    { "cpu",    "calibration",      SCN_STRING, "none",      NULL,   NULL,      NULL, "what this CPU profile's costs were fitted or checked against (reference rows, docs/validation.md), or none: a CPU-limited run then says its rate rests on estimated costs, naming them" },
     { "cpu",    "cost_pktgen_pkt",  SCN_DOUBLE, "600",       "0",    "1000000", NULL, "named cost, cycles: pktgen's host work per packet" },
     { "cpu",    "cost_pktgen_gettimeofday", SCN_DOUBLE, "0", "0",  "1000000", NULL, "named cost, cycles: the per-packet wall-clock read of pktgen before its 2009 ktime/hrtimer patch (pktgen.clock = gettimeofday)" },
     { "cpu",    "cost_skb_alloc",   SCN_DOUBLE, "300",       "0",    "1000000", NULL, "named cost, cycles: allocate a packet buffer" },

@@ -229,6 +229,7 @@ int cpus_build(nicsim_system *sys, char *err, size_t errlen)
     const scenario *sc = sys->sc;
     cpu_profile prof;
     profile_from(sc, &prof);
+    sys->cpu_calibration = scenario_str(sc, "cpu", "calibration");
     if (caches_build(sys, &prof, err, errlen) != 0)
         return -1;
     sys->ncpus = app_instances(sys->app, sc, sys->nports);

@@ -186,6 +186,7 @@ typedef struct nicsim_system {
     /* what the scenario asks for that the run does not do as written: a key
      * it never reads, more CPUs than work, a rate above the line's (each
      * "WHERE: what"; system_warnings.c) */
+    const char *cpu_calibration;   /* cpu.calibration: "none" or what the profile was fitted to */
     char warning[SYS_MAX_WARNINGS][SYS_WARNING_LEN];
     int nwarnings;
     uint8_t rate_warned;       /* bit 0: gen.kpps, bit 1: gen.eth2_kpps (once each) */

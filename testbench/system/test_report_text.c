@@ -8,7 +8,9 @@
  *               a "Captured" line naming each file; neither line for
  *               pktgen without a capture; the CPU's per-packet cycles over
  *               the traffic window (82599 pktgen, 20,000 and 100,000
- *               packets: the same figures, the ~10 ms bring-up apart)
+ *               packets: the same figures, the ~10 ms bring-up apart);
+ *               the trust line of a CPU-limited run (estimated costs, or
+ *               the profile's calibration), none when the wire limits
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
@@ -90,11 +92,49 @@ static void test_traffic_window(void)
           busy[0], busy[1]);
 }
 
+/* A CPU-limited run says what its CPU profile rests on: the estimated
+ * named costs it charged when the profile is fitted to no reference row,
+ * the calibration when it is; a run the wire limits says nothing of it. */
+static void test_trust_marker(void)
+{
+    const char *dir = sys_tmpdir();
+    char *json = sys_path(dir, "t.json");
+    sys_proc p;
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-pktgen.ini"), "driver.tx_prefetch=false",
+            "pktgen.burst=1", "pktgen.count=20000", "--json", json);
+    CHECK(strstr(p.out, "\nLimit: cpu (CPU0)\n") && strstr(p.out, "\n  trust     the CPU profile is fitted to no "
+          "reference row (cpu.calibration = none): the rate rests on estimated costs: pktgen_pkt 600.0, napi_poll "),
+          "%s: no trust line naming pktgen_pkt:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    size_t len;
+    char *text = sys_slurp(json, &len);
+    REQUIRE(text, "%s: no JSON", json);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    const cJSON *tr = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limit"), "trust");
+    const cJSON *cal = cJSON_GetObjectItem(tr, "calibration");
+    const cJSON *pk = cJSON_GetObjectItem(cJSON_GetObjectItem(tr, "estimated_costs"), "pktgen_pkt");
+    CHECK(cJSON_IsString(cal) && !strcmp(cal->valuestring, "none") && cJSON_IsNumber(pk) && pk->valuedouble > 599.9 &&
+          pk->valuedouble < 600.1, "%s: limit.trust is not calibration none with pktgen_pkt 600", json);
+    cJSON_Delete(j);
+
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/ixgbe-pktgen-2014.ini"), "pktgen.burst=1",
+            "pktgen.count=20000");
+    CHECK(strstr(p.out, "\n  trust     the CPU profile is calibrated: mmio_write_ns and cost_pktgen_pkt fitted to "
+                        "seed 001's burst=1 and burst=2 rows"), "%s: no calibrated trust line:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-pktgen.ini"), "pktgen.count=20000");
+    CHECK(strstr(p.out, "\nLimit: wire") && !strstr(p.out, "trust"), "%s: a trust line on a wire-limited run:\n%s",
+          p.cmd, p.out);
+    sys_proc_free(&p);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("ReportText", NULL, sys_cleanup);
     CU_add_test(s, "OfferedAndCaptured", test_offered_and_captured);
     CU_add_test(s, "TrafficWindow", test_traffic_window);
+    CU_add_test(s, "TrustMarker", test_trust_marker);
 }
 
 int main(int argc, char **argv)
