@@ -46,15 +46,22 @@ static void test_offered_and_captured(void)
     sys_proc_free(&p);
 }
 
-/* CPU 0's traffic object of a run's JSON: its figure at path (a.b.c). */
-static double traffic(const char *json_path, const char *k1, const char *k2)
+/* A run's JSON report, parsed (free with cJSON_Delete). */
+static cJSON *load_json(const char *path)
 {
     size_t len;
-    char *text = sys_slurp(json_path, &len);
-    REQUIRE(text, "%s: no JSON", json_path);
+    char *text = sys_slurp(path, &len);
+    REQUIRE(text, "%s: no JSON", path);
     cJSON *j = cJSON_Parse(text);
     free(text);
-    REQUIRE(j, "%s: not JSON", json_path);
+    REQUIRE(j, "%s: not JSON", path);
+    return j;
+}
+
+/* CPU 0's traffic object of a run's JSON: its figure k1 (or k1.k2). */
+static double traffic(const char *json_path, const char *k1, const char *k2)
+{
+    cJSON *j = load_json(json_path);
     const cJSON *t = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cpus"), 0), "traffic");
     const cJSON *v = k2 ? cJSON_GetObjectItem(cJSON_GetObjectItem(t, k1), k2) : cJSON_GetObjectItem(t, k1);
     REQUIRE(cJSON_IsNumber(v), "%s: no cpus[0].traffic.%s%s%s", json_path, k1, k2 ? "." : "", k2 ? k2 : "");
@@ -106,11 +113,7 @@ static void test_trust_marker(void)
           "reference row (cpu.calibration = none): the rate rests on estimated costs: pktgen_pkt 600.0, napi_poll "),
           "%s: no trust line naming pktgen_pkt:\n%s", p.cmd, p.out);
     sys_proc_free(&p);
-    size_t len;
-    char *text = sys_slurp(json, &len);
-    REQUIRE(text, "%s: no JSON", json);
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = load_json(json);
     const cJSON *tr = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limit"), "trust");
     const cJSON *cal = cJSON_GetObjectItem(tr, "calibration");
     const cJSON *pk = cJSON_GetObjectItem(cJSON_GetObjectItem(tr, "estimated_costs"), "pktgen_pkt");
