@@ -83,8 +83,14 @@ all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-
 deps:
 	@if [ -n "$(strip $(DEB_CHECK))" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "nicsim: installing $(DEB_CHECK)"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_CHECK)) || exit 1; \
+	    mkdir -p $(BUILD); log=$(BUILD)/deps.log; : > $$log; \
+	    echo "nicsim: installing $(DEB_CHECK) (apt's output: $$log)"; \
+	    for step in "apt-get update" \
+	                "apt-get install -y --no-install-recommends $(DEB_CHECK)"; do \
+	      printf 'nicsim:   %s ... ' "$${step%% -y*}"; \
+	      if DEBIAN_FRONTEND=noninteractive $$step >>$$log 2>&1; then echo done; \
+	      else echo FAILED; tail -20 $$log; echo "nicsim: the whole output is in $$log"; exit 1; fi; \
+	    done; \
 	  else \
 	    echo "nicsim: missing Debian packages; run as root:"; \
 	    echo "  apt-get update && apt-get install -y --no-install-recommends $(DEB_CHECK)"; exit 1; \
