@@ -489,11 +489,12 @@ static void print_app_summaries(FILE *f, const nicsim_system *sys)
 void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path)
 {
     print_header(f, sys, scenario_path);
-    print_rates(f, sys);
-    print_offered_and_captures(f, sys);
+    /* the verdict first: what set the rates the table below shows */
     run_limit l;
     run_limit_of(sys, &l);
     run_limit_print(f, &l);
+    print_rates(f, sys);
+    print_offered_and_captures(f, sys);
     print_kernel_iface(f, sys);
     print_interrupts(f, sys);
     print_napi(f, sys);
