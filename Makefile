@@ -26,7 +26,7 @@ TEST_LDLIBS := -lcunit $(LDLIBS)
 
 # Debian packages the build and tests need (see README "Dependencies").
 DEB_PKGS := build-essential verilator libsystemc-dev libpcap-dev libcunit1-dev libinih-dev libcjson-dev yosys \
-            gnuplot-nox parallel jq
+            gnuplot-nox parallel jq graphviz
 DEB_CHECK := $(shell for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
 # ---- sources --------------------------------------------------------------
@@ -76,7 +76,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
-.PHONY: all systemc l3fwd deps run test check check-san docs-check unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
+.PHONY: all systemc l3fwd deps run test check check-san docs-check pictures unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
         fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
@@ -464,8 +464,16 @@ test: deps
 
 # The figures README.md and docs/ quote from a command, checked against a
 # run of that command (testbench/tools/docs-figures.sh, docs/figures.conf).
-docs-check: all
+docs-check: all pictures
 	testbench/tools/docs-figures.sh
+
+# The docs' pictures, drawn by graphviz from their sources in docs/pictures
+# (build/pictures/NAME.svg; a source that does not draw fails the build).
+PICTURES := $(patsubst docs/pictures/%.dot,$(BUILD)/pictures/%.svg,$(wildcard docs/pictures/*.dot))
+pictures: $(PICTURES)
+$(BUILD)/pictures/%.svg: docs/pictures/%.dot
+	@mkdir -p $(dir $@)
+	dot -Tsvg $< -o $@.tmp && mv $@.tmp $@
 
 check: all unit rtl-tests sys-tests
 	NICSIM_BIN=$(BUILD)/nicsim testbench/run_tests.sh $(BUILD)/test-results $(BUILD)/test-results.xml \
