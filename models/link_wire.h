@@ -46,5 +46,11 @@ ps_t link_wire_span_ps(const link_wire *w);
 double link_wire_busy(const link_wire *w);
 /* Wire bytes per frame for a frame of `frame` bytes incl. FCS: + preamble + 12-byte gap. */
 static inline uint32_t link_wire_bytes_std(uint32_t frame) { return frame + 20; }
+/* Frames per second a line of gbps carries back to back, for frames of
+ * `frame` bytes incl. FCS (the wire speed). */
+static inline double link_wire_line_pps(double gbps, uint32_t frame)
+{
+    return gbps * 1e9 / ((double)link_wire_bytes_std(frame) * 8.0);
+}
 
 #endif

@@ -117,8 +117,8 @@ cJSON *sweep_point_run(const sweep_spec *s, long idx, int *status)
         return sweep_point_failed(s, idx, *status, err);
     }
     int nports = report_tx_ports(&sys);
-    double wire = nports * report_wire_pps(scenario_double(sc, "link", "gbps"),
-                                           (unsigned)scenario_uint(sc, sys.app->frames, "size"));
+    double wire = nports * link_wire_line_pps(scenario_double(sc, "link", "gbps"),
+                                              (uint32_t)scenario_uint(sc, sys.app->frames, "size"));
     double pps = report_tx_pps(&sys);
     char why[256];
     int complete = system_complete(&sys, why, sizeof why);

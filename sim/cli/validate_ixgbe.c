@@ -49,7 +49,7 @@ typedef struct xrow {
 /* Packets per second of 10 GbE for frames of `frame` bytes with FCS. */
 static double wire_pps(double frame)
 {
-    return LINE_GBPS * 1e9 / ((frame + 20) * 8);
+    return link_wire_line_pps(LINE_GBPS, (uint32_t)frame);
 }
 
 /* Run one row; fills the simulated side.  0 ok, else EXIT_RUN_FAILED with

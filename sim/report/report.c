@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double report_wire_pps(double gbps, unsigned size)
-{
-    return gbps * 1e9 / ((double)(size + 20) * 8.0);
-}
-
 static double sim_seconds(const nicsim_system *sys)
 {
     return (double)sys->end_time / 1e12;

@@ -11,8 +11,6 @@
 #include "../system/system.h"
 #include "report_tables.h"
 
-/* Frames per second at line rate for frames of `size` bytes (incl. FCS). */
-double report_wire_pps(double gbps, unsigned size);
 void report_print(FILE *f, const nicsim_system *sys, const char *scenario_path);
 /* The run as JSON (caller frees). */
 cJSON *report_json(const nicsim_system *sys, const char *scenario_path);

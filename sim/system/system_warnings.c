@@ -40,7 +40,7 @@ void system_warn_cpus(nicsim_system *sys)
 void system_warn_rate(nicsim_system *sys, int p, const link_gen_cfg *cfg)
 {
     const scenario *sc = sys->sc;
-    double line = cfg->gbps * 1e9 / ((double)(cfg->size + 20) * 8.0);
+    double line = link_wire_line_pps(cfg->gbps, cfg->size);
     if (!cfg->rate_pps || (double)cfg->rate_pps <= line)
         return;
     char w[600];
