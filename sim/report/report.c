@@ -366,60 +366,35 @@ static void print_buses(FILE *f, const nicsim_system *sys)
     }
 }
 
-/* CPU i's cycles per packet by category, the named work items under work,
- * then busy and idle (idle is not a category of the packet's cost). */
-/* CPU i's traffic window: per-packet cycles of each category and named
- * cost between its tallies a and b, over the packets counted between them. */
-typedef struct cpu_window {
-    cpu_tally a, b;
-    uint64_t packets;
-} cpu_window;
-
-static void window_of(const nicsim_system *sys, int i, cpu_window *w)
-{
-    system_cpu_window(sys, &sys->cpu[i], &w->a, &w->b);
-    w->packets = w->b.packets - w->a.packets;
-}
-
-static double window_per_packet(const cpu *c, const cpu_window *w, ps_t d)
-{
-    return (double)d * (c->prof.mhz / 1e6) / (double)(w->packets ? w->packets : 1);
-}
-
-static ps_t window_busy(const cpu_window *w)
-{
-    ps_t s = 0;
-    for (int k = 0; k < CPU_CATS; k++)
-        if (k != CPU_CAT_IDLE)
-            s += w->b.cat_ps[k] - w->a.cat_ps[k];
-    return s;
-}
-
+/* CPU i's cycles per packet by category over its traffic window, the named
+ * work items under work, then busy and idle (idle is not a category of the
+ * packet's cost), then the bring-up and drain it leaves out. */
 static void print_cpu_cycles(FILE *f, const nicsim_system *sys, int i)
 {
-    const cpu *c = &sys->cpu[i].c;
+    const sim_cpu *sc = &sys->cpu[i];
+    const cpu *c = &sc->c;
     char ports[SYS_MAX_PORTS * 8] = "";
-    for (int k = 0, l = 0; k < sys->cpu[i].nports && l < (int)sizeof ports; k++)
-        l += snprintf(ports + l, sizeof ports - (size_t)l, "%s%s", k ? ", " : "",
-                      report_ifname(sys->cpu[i].ports[k]->index));
+    for (int k = 0, l = 0; k < sc->nports && l < (int)sizeof ports; k++)
+        l += snprintf(ports + l, sizeof ports - (size_t)l, "%s%s", k ? ", " : "", report_ifname(sc->ports[k]->index));
     cpu_window w;
-    window_of(sys, i, &w);
+    system_cpu_window(sys, sc, &w);
     fprintf(f, "\nCPU%d (%g MHz, %s on %s): cycles per packet over %llu packets in %.3f ms of traffic\n", c->id,
             c->prof.mhz, sys->app->name, ports, (unsigned long long)w.packets, (double)(w.b.t - w.a.t) / 1e9);
     for (int k = 0; k < CPU_CATS; k++) {
         if (k == CPU_CAT_IDLE)
             continue;
-        fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), window_per_packet(c, &w, w.b.cat_ps[k] - w.a.cat_ps[k]));
+        fprintf(f, "  %-12s %10.1f\n", cpu_cat_name(k), cpu_window_cycles(sc, &w, w.b.cat_ps[k] - w.a.cat_ps[k]));
         if (k == CPU_CAT_WORK)
             for (int n = 0; n < c->prof.n_named; n++)
                 if (w.b.named_ps[n] - w.a.named_ps[n])
                     fprintf(f, "    %-10s %10.1f\n", c->prof.named[n].name,
-                            window_per_packet(c, &w, w.b.named_ps[n] - w.a.named_ps[n]));
+                            cpu_window_cycles(sc, &w, w.b.named_ps[n] - w.a.named_ps[n]));
     }
-    fprintf(f, "  %-12s %10.1f\n", "busy", window_per_packet(c, &w, window_busy(&w)));
-    fprintf(f, "  %-12s %10.1f\n", "idle", window_per_packet(c, &w, w.b.cat_ps[CPU_CAT_IDLE] - w.a.cat_ps[CPU_CAT_IDLE]));
+    fprintf(f, "  %-12s %10.1f\n", "busy", cpu_window_cycles(sc, &w, cpu_window_busy(&w)));
+    fprintf(f, "  %-12s %10.1f\n", "idle",
+            cpu_window_cycles(sc, &w, w.b.cat_ps[CPU_CAT_IDLE] - w.a.cat_ps[CPU_CAT_IDLE]));
     fprintf(f, "  not counted: bring-up %.3f ms, drain %.3f ms after the last packet\n", (double)w.a.t / 1e9,
-            (double)(c->t > w.b.t ? c->t - w.b.t : 0) / 1e9);
+            (double)w.drain / 1e9);
 }
 
 /* Card i's RTL: the cycles it evaluated, then the driver's programming
@@ -618,20 +593,22 @@ static cJSON *cpu_json(const nicsim_system *sys, int i)
     cJSON_AddNumberToObject(o, "irqs", (double)c->irqs);
     /* the same over the traffic window (the text report's figures):
      * bring-up and a receiver's drain left out and timed apart */
+    const sim_cpu *sc = &sys->cpu[i];
     cpu_window w;
-    window_of(sys, i, &w);
+    system_cpu_window(sys, sc, &w);
     cJSON *t = cJSON_AddObjectToObject(o, "traffic");
     cJSON_AddNumberToObject(t, "packets", (double)w.packets);
     cJSON_AddNumberToObject(t, "window_ns", (double)(w.b.t - w.a.t) / 1e3);
     cJSON_AddNumberToObject(t, "bring_up_ns", (double)w.a.t / 1e3);
-    cJSON_AddNumberToObject(t, "drain_ns", (double)(c->t > w.b.t ? c->t - w.b.t : 0) / 1e3);
+    cJSON_AddNumberToObject(t, "drain_ns", (double)w.drain / 1e3);
     cpp = cJSON_AddObjectToObject(t, "cycles_per_packet");
     for (int k = 0; k < CPU_CATS; k++)
-        cJSON_AddNumberToObject(cpp, cpu_cat_name(k), window_per_packet(c, &w, w.b.cat_ps[k] - w.a.cat_ps[k]));
-    cJSON_AddNumberToObject(cpp, "busy", window_per_packet(c, &w, window_busy(&w)));
+        cJSON_AddNumberToObject(cpp, cpu_cat_name(k), cpu_window_cycles(sc, &w, w.b.cat_ps[k] - w.a.cat_ps[k]));
+    cJSON_AddNumberToObject(cpp, "busy", cpu_window_cycles(sc, &w, cpu_window_busy(&w)));
     named = cJSON_AddObjectToObject(t, "named_cycles_per_packet");
     for (int n = 0; n < c->prof.n_named; n++)
-        cJSON_AddNumberToObject(named, c->prof.named[n].name, window_per_packet(c, &w, w.b.named_ps[n] - w.a.named_ps[n]));
+        cJSON_AddNumberToObject(named, c->prof.named[n].name,
+                                cpu_window_cycles(sc, &w, w.b.named_ps[n] - w.a.named_ps[n]));
     return o;
 }
 

@@ -112,7 +112,8 @@ static void name_bus(const run_limit *l, char *out, size_t n)
 }
 
 /* A CPU limit's trust: the profile's calibration, and when it has none the
- * named costs the limiting CPU charged over its traffic window. */
+ * named costs the limiting CPU charged over its traffic window, the
+ * RUN_LIMIT_EST largest, largest first. */
 static void estimated_costs(const nicsim_system *sys, run_limit *l)
 {
     l->calibration = sys->cpu_calibration ? sys->cpu_calibration : "none";
@@ -120,28 +121,21 @@ static void estimated_costs(const nicsim_system *sys, run_limit *l)
     if (strcmp(l->calibration, "none") || l->cpu < 0)
         return;
     const sim_cpu *sc = &sys->cpu[l->cpu];
-    cpu_tally a, b;
-    system_cpu_window(sys, sc, &a, &b);
-    uint64_t n = b.packets - a.packets;
-    for (int k = 0; k < sc->c.prof.n_named; k++) {
-        double cyc = (double)(b.named_ps[k] - a.named_ps[k]) * (sc->c.prof.mhz / 1e6) / (double)(n ? n : 1);
-        if (cyc <= 0)
-            continue;
-        /* insert in order, largest first, keeping RUN_LIMIT_EST */
-        int at = l->nest < RUN_LIMIT_EST ? l->nest : RUN_LIMIT_EST;
-        while (at > 0 && l->est_cycles[at - 1] < cyc)
-            at--;
-        if (at >= RUN_LIMIT_EST)
-            continue;
-        int last = l->nest < RUN_LIMIT_EST ? l->nest : RUN_LIMIT_EST - 1;
-        for (int j = last; j > at; j--) {
-            l->est_cycles[j] = l->est_cycles[j - 1];
-            memcpy(l->est_name[j], l->est_name[j - 1], sizeof l->est_name[j]);
-        }
-        l->est_cycles[at] = cyc;
-        snprintf(l->est_name[at], sizeof l->est_name[at], "%s", sc->c.prof.named[k].name);
-        if (l->nest < RUN_LIMIT_EST)
-            l->nest++;
+    cpu_window w;
+    system_cpu_window(sys, sc, &w);
+    double cyc[CPU_MAX_NAMED];
+    for (int k = 0; k < sc->c.prof.n_named; k++)
+        cyc[k] = cpu_window_cycles(sc, &w, w.b.named_ps[k] - w.a.named_ps[k]);
+    while (l->nest < RUN_LIMIT_EST) {
+        int top = -1;
+        for (int k = 0; k < sc->c.prof.n_named; k++)
+            if (cyc[k] > 0 && (top < 0 || cyc[k] > cyc[top]))
+                top = k;
+        if (top < 0)
+            break;
+        l->est_cycles[l->nest] = cyc[top];
+        snprintf(l->est_name[l->nest++], sizeof l->est_name[0], "%s", sc->c.prof.named[top].name);
+        cyc[top] = 0;
     }
 }
 

@@ -159,13 +159,29 @@ void system_cpu_tally(const sim_cpu *c, cpu_tally *out)
     out->packets = c->c.packets;
 }
 
-void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_tally *from, cpu_tally *to)
+void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_window *w)
 {
-    *from = c->at_up;
+    w->a = c->at_up;
     if (sys->app->receiver)
-        *to = c->at_last_work;
+        w->b = c->at_last_work;
     else
-        system_cpu_tally(c, to);
+        system_cpu_tally(c, &w->b);
+    w->packets = w->b.packets - w->a.packets;
+    w->drain = c->c.t > w->b.t ? c->c.t - w->b.t : 0;
+}
+
+double cpu_window_cycles(const sim_cpu *c, const cpu_window *w, ps_t d)
+{
+    return (double)d * (c->c.prof.mhz / 1e6) / (double)(w->packets ? w->packets : 1);
+}
+
+ps_t cpu_window_busy(const cpu_window *w)
+{
+    ps_t s = 0;
+    for (int k = 0; k < CPU_CATS; k++)
+        if (k != CPU_CAT_IDLE)
+            s += w->b.cat_ps[k] - w->a.cat_ps[k];
+    return s;
 }
 
 /* One step of the app; 0 when the CPU is done.  A receiver is done once

@@ -223,10 +223,19 @@ int system_dma_write(nicsim_system *sys, uint64_t addr, const void *src, uint32_
 void system_cpu_app(sim_cpu *c);
 /* CPU k's tally now (its cost model's counters at its own time). */
 void system_cpu_tally(const sim_cpu *c, cpu_tally *out);
-/* CPU k's traffic window: from its app being up to its last step with
- * work (a receiving app) or its end; *from and *to are the tallies at
- * its ends (to: at_last_work or now). */
-void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_tally *from, cpu_tally *to);
+/* A CPU's traffic window: from its app being up (a) to its last step with
+ * work (a receiving app) or its end (b), the packets counted between, and
+ * the drain after b (a receiver polling on without work). */
+typedef struct cpu_window {
+    cpu_tally a, b;
+    uint64_t packets;
+    ps_t drain;
+} cpu_window;
+void system_cpu_window(const nicsim_system *sys, const sim_cpu *c, cpu_window *w);
+/* d picoseconds of the window as cycles per packet of it; the busy time
+ * (every category but idle) between its ends. */
+double cpu_window_cycles(const sim_cpu *c, const cpu_window *w, ps_t d);
+ps_t cpu_window_busy(const cpu_window *w);
 /* Run the apps to completion (or max_sim_us); then read the NIC counters
  * and add the warnings of the keys the run never read. */
 int system_run(nicsim_system *sys, char *err, size_t errlen);
