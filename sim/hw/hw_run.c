@@ -9,6 +9,17 @@
  * simulator's link is up at once; the ixgbe core waits this long already). */
 #define HW_LINK_TIMEOUT_NS 10000000000ull
 
+/* The app's rules for nports ports: 0, or refused (exit 2) with where each
+ * key they name was set. */
+static int app_rules(struct hw_run *r, int nports, struct hw_error *e)
+{
+    char err[1024];
+    if (app_check(r->app, r->sc, r->pers->port, nports, err, sizeof err) == 0)
+        return 0;
+    nicsim_scenario_locate(r->sc, err, sizeof err);
+    return hw_fail(e, HW_BAD_INPUT, "%s", err);
+}
+
 int hw_run_plan(struct hw_run *r, struct hw_error *e)
 {
     const scenario *sc = r->sc;
@@ -21,21 +32,16 @@ int hw_run_plan(struct hw_run *r, struct hw_error *e)
      * devices, as if every port were there: a scenario nicsim-hw cannot
      * run is refused as it is; then the ports it uses against --pci, then
      * the app's rules for the ports given */
-    char err[300], at[600];
-    if (app_check(r->app, sc, r->pers->port, HW_MAX_PORTS, err, sizeof err) != 0) {
-        nicsim_scenario_locate(sc, err, at, sizeof at);
-        return hw_fail(e, HW_BAD_INPUT, "%s%s", err, at);
-    }
+    if (app_rules(r, HW_MAX_PORTS, e) != 0)
+        return -1;
     for (int p = 0; p < HW_MAX_PORTS; p++) {
         r->port[p].used = r->app->instance_of(sc, p, r->nspecs) >= 0;
         if (r->port[p].used && p >= r->nspecs)
             return hw_fail(e, HW_BAD_INPUT, "system.app=%s uses eth%d, but --pci names %d device%s (one per "
                            "port, eth0 first)", r->app->name, p, r->nspecs, r->nspecs == 1 ? "" : "s");
     }
-    if (app_check(r->app, sc, r->pers->port, r->nspecs, err, sizeof err) != 0) {
-        nicsim_scenario_locate(sc, err, at, sizeof at);
-        return hw_fail(e, HW_BAD_INPUT, "%s%s", err, at);
-    }
+    if (app_rules(r, r->nspecs, e) != 0)
+        return -1;
     r->ninst = app_instances(r->app, sc, r->nspecs);
     return 0;
 }

@@ -46,6 +46,12 @@ static int check_napi(const scenario *sc, char *err, size_t n)
 /* A rule between two keys: "WHERE1: s1.k1: RULE, got 'V1' (with s2.k2 =
  * V2, set at WHERE2)"
  * names both keys and where each got its value. */
+/* The scenario's NIC runs the ixgbe core (the 82599), not the e1000's. */
+static int is_82599(const scenario *sc)
+{
+    return !strcmp(nic_personality_of(sc)->port->name, "ixgbe");
+}
+
 static void two_keys(const scenario *sc, const char *s1, const char *k1, const char *s2,
                      const char *k2, const char *rule, char *err, size_t n)
 {
@@ -62,8 +68,7 @@ static void two_keys(const scenario *sc, const char *s1, const char *k1, const c
  * powers of 2 from 64 (ixy's and Linux's index masks). */
 static int check_rings(const scenario *sc, char *err, size_t n)
 {
-    const nic_personality *pers = nic_personality_of(sc);
-    int ixgbe = !strcmp(pers->port->name, "ixgbe");
+    int ixgbe = is_82599(sc);
     static const char *const rings[] = { "tx_ring", "rx_ring" };
     for (int i = 0; i < 2; i++) {
         uint64_t r = scenario_uint(sc, "driver", rings[i]);
@@ -114,7 +119,7 @@ static int check_rings(const scenario *sc, char *err, size_t n)
 static int check_tx_thresholds(const scenario *sc, char *err, size_t n)
 {
     char w[600];
-    int ixgbe = !strcmp(nic_personality_of(sc)->port->name, "ixgbe");
+    int ixgbe = is_82599(sc);
     uint64_t wthresh = scenario_uint(sc, "driver", "tx_wthresh");
     if (!ixgbe) {
         if (!scenario_bool(sc, "driver", "tx_gran"))
@@ -184,7 +189,7 @@ static int check_scenario(const scenario *sc, char *err, size_t n)
                  w, (unsigned long long)ring, (unsigned long long)rs_every);
         return -1;
     }
-    if (!strcmp(nic_personality_of(sc)->port->name, "ixgbe") && scenario_uint(sc, "driver", "tx_clean_batch") >= ring) {
+    if (is_82599(sc) && scenario_uint(sc, "driver", "tx_clean_batch") >= ring) {
         two_keys(sc, "driver", "tx_clean_batch", "driver", "tx_ring", "expected fewer descriptors than the TX ring",
                  err, n);
         return -1;
@@ -215,9 +220,10 @@ static int check_scenario(const scenario *sc, char *err, size_t n)
     return 0;
 }
 
-void nicsim_scenario_locate(const scenario *sc, const char *msg, char *out, size_t n)
+void nicsim_scenario_locate(const scenario *sc, char *msg, size_t msglen)
 {
-    size_t l = 0;
+    char out[1024];
+    size_t l = 0, n = sizeof out;
     out[0] = 0;
     for (size_t i = 0; i < nicsim_n_keys && l < n; i++) {
         const scenario_key *k = &nicsim_keys[i];
@@ -236,8 +242,12 @@ void nicsim_scenario_locate(const scenario *sc, const char *msg, char *out, size
         scenario_where(sc, k->section, k->key, w, sizeof w);
         l += (size_t)snprintf(out + l, n - l, "%s%s: %s", l ? "; " : " (", name, w);
     }
-    if (l && l < n)
-        snprintf(out + l, n - l, ")");
+    if (!l || l + 1 >= n)
+        return;
+    snprintf(out + l, n - l, ")");
+    size_t m = strlen(msg);
+    if (m + strlen(out) < msglen)
+        memcpy(msg + m, out, strlen(out) + 1);
 }
 
 scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen)

@@ -9,10 +9,11 @@
  * any error. */
 scenario *nicsim_scenario_load(const char *path, int n, char **ov, char *err, size_t errlen);
 
-/* Where each key that msg names ("section.key") got its value, for a
- * message of a rule checked after loading (the app's, the system's):
- * " (pktgen.ports: command line: 'pktgen.ports=2'; system.cards: FILE
- * (default))" into out (n bytes), or "" when msg names no key. */
-void nicsim_scenario_locate(const scenario *sc, const char *msg, char *out, size_t n);
+/* Append to msg (a buffer of n bytes) where each key it names
+ * ("section.key") got its value, for a message of a rule checked after
+ * loading (the app's, the system's): " (pktgen.ports: command line:
+ * 'pktgen.ports=2'; system.cards: FILE (default))"; nothing when msg names
+ * no key or the whole does not fit. */
+void nicsim_scenario_locate(const scenario *sc, char *msg, size_t n);
 
 #endif

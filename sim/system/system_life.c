@@ -162,11 +162,7 @@ static int build(nicsim_system *sys, const scenario *sc, int parts, const sim_de
 {
     if (build_parts(sys, sc, parts, io, ext, err, errlen) == 0)
         return 0;
-    char at[1024];
-    nicsim_scenario_locate(sc, err, at, sizeof at);
-    size_t l = strlen(err);
-    if (l + strlen(at) < errlen)
-        memcpy(err + l, at, strlen(at) + 1);
+    nicsim_scenario_locate(sc, err, errlen);
     return -1;
 }
 
