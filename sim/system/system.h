@@ -183,10 +183,10 @@ typedef struct nicsim_system {
     int drivers_down;           /* system_drivers_down has run */
     uint64_t late_observations; /* a CPU looked at device state from its future
                                    (an ordering bug; 0 in a correct run) */
+    const char *cpu_calibration;   /* cpu.calibration: "none" or what the profile was fitted to */
     /* what the scenario asks for that the run does not do as written: a key
      * it never reads, more CPUs than work, a rate above the line's (each
      * "WHERE: what"; system_warnings.c) */
-    const char *cpu_calibration;   /* cpu.calibration: "none" or what the profile was fitted to */
     char warning[SYS_MAX_WARNINGS][SYS_WARNING_LEN];
     int nwarnings;
     uint8_t rate_warned;       /* bit 0: gen.kpps, bit 1: gen.eth2_kpps (once each) */
