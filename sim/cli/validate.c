@@ -93,6 +93,7 @@ typedef struct vrow {
     const char *metric;
     double reference, simulated;
     char limit[16];            /* what limited the simulated run */
+    int marked;                /* the run said: a configuration not reproduced */
     netstat ns;
 } vrow;
 
@@ -140,8 +141,34 @@ void run_json_limit(const cJSON *run, char *out, size_t n)
     snprintf(out, n, "%s", cJSON_IsString(r) ? r->valuestring : "?");
 }
 
+int run_json_marks_row(const cJSON *run, const char *table, const char *row, const char *metric)
+{
+    const cJSON *limit = cJSON_GetObjectItemCaseSensitive(run, "limit");
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(limit, "trust"),
+                                                         "not_reproduced");
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rows)
+    {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "table");
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "row");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
+        if (cJSON_IsString(t) && cJSON_IsString(k) && cJSON_IsString(m) && !strcmp(t->valuestring, table) &&
+            !strcmp(k->valuestring, row) && !strcmp(m->valuestring, metric))
+            return 1;
+    }
+    return 0;
+}
+
+void validate_verdict(char *out, size_t n, int out_of_tolerance, const char *why_out, int marked)
+{
+    if (out_of_tolerance)
+        snprintf(out, n, "  OUT%s%s", why_out ? why_out : "", marked ? ", known" : "");
+    else
+        snprintf(out, n, "%s", marked ? "  known, but within" : "");
+}
+
 cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metric, double reference,
-                         double simulated)
+                         double simulated, int within, int marked)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "table", table);
@@ -151,6 +178,8 @@ cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metri
     cJSON_AddNumberToObject(o, "reference", reference);
     cJSON_AddNumberToObject(o, "simulated", simulated);
     cJSON_AddNumberToObject(o, "error_pct", 100.0 * (simulated - reference) / reference);
+    cJSON_AddBoolToObject(o, "within", within);
+    cJSON_AddBoolToObject(o, "known_not_reproduced", marked);
     return o;
 }
 
@@ -297,6 +326,7 @@ static int router_row(const cli *c, const csv *t, int r, vrow *v, char *err, siz
     v->reference = atof(ref);
     v->simulated = router_kpps(j, atof(in0));
     run_json_limit(j, v->limit, sizeof v->limit);
+    v->marked = run_json_marks_row(j, v->table, v->keys, v->metric);
     netstat_fill(&v->ns, j, t, r, "drp", NULL, 0);
     cJSON_Delete(j);
     return 0;
@@ -383,6 +413,7 @@ static int tx_prefetch_row(const cli *c, const csv *t, const csv *ti, int r, int
     v->reference = atof(csv_get(t, r, v->metric));
     v->simulated = m ? jnum(j, "ports", 0, "tx_pps") / 1e3 : router_kpps(j, 765);
     run_json_limit(j, v->limit, sizeof v->limit);
+    v->marked = run_json_marks_row(j, v->table, v->keys, v->metric);
     if (!m) {
         int ir = tx_prefetch_irq_row(ti, var);
         netstat_fill(&v->ns, j, t, r, "ovr", ir >= 0 ? ti : NULL, ir);
@@ -439,9 +470,11 @@ static double print_rows(vrow *rows, int nr, cJSON *jrows, int *bad)
         sum += fabs(e);
         int out = fabs(e) > ROW_TOLERANCE_PCT;
         *bad += out;
+        char verdict[64];
+        validate_verdict(verdict, sizeof verdict, out, NULL, v->marked);
         printf("%-40s %-34s %-23s %10.1f %10.1f %+7.1f%%  %-7s%s\n", v->table, v->keys, v->metric, v->reference,
-               v->simulated, e, v->limit, out ? "  OUT" : "");
-        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
+               v->simulated, e, v->limit, verdict);
+        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated, !out, v->marked);
         cJSON_AddStringToObject(o, "limit", v->limit);
         if (v->ns.present)
             cJSON_AddItemToObject(o, "netstat", netstat_json(&v->ns));

@@ -30,10 +30,20 @@ double jnum(const cJSON *j, const char *a, int i, const char *b);
 /* A run's limit (its JSON's limit.resource) into out ("?" when absent). */
 void run_json_limit(const cJSON *run, char *out, size_t n);
 
+/* 1 when the run's report says its configuration is the row (table, row
+ * as validate prints its keys, metric) that the model does not reproduce
+ * (its limit.trust.not_reproduced; sim/report/not_reproduced.h). */
+int run_json_marks_row(const cJSON *run, const char *table, const char *row, const char *metric);
+/* The row's verdict after its figures: "" within, "  OUT", and ", known"
+ * / "  known, but within" when its run was marked not reproduced. */
+void validate_verdict(char *out, size_t n, int out_of_tolerance, const char *why_out, int marked);
+
 /* One JSON row: table, the CSV's key columns (keys' members), metric,
- * reference, simulated and error_pct = 100 (simulated - reference) / reference. */
+ * reference, simulated, error_pct = 100 (simulated - reference) / reference,
+ * within (the row's tolerance) and known_not_reproduced (its run was
+ * marked). */
 cJSON *validate_row_json(const char *table, const cJSON *keys, const char *metric, double reference,
-                         double simulated);
+                         double simulated, int within, int marked);
 
 /* nicsim validate ixgbe */
 int validate_ixgbe(const cli *c);

@@ -44,6 +44,7 @@ typedef struct xrow {
     char limit[16];                      /* what set the simulated rate (the run's limit) */
     double wire_busy, cpu_load;          /* the wire's share of the time its frames took;
                                             the CPU's busy share after bring-up */
+    int marked;                          /* the run said: a configuration not reproduced */
 } xrow;
 
 /* Packets per second of 10 GbE for frames of `frame` bytes with FCS. */
@@ -70,6 +71,7 @@ static int run_row(xrow *v, const char *scenario, char **ov, int nov, double sca
     const cJSON *busy = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "limit"), "cpu"), "busy");
     run_json_limit(j, v->limit, sizeof v->limit);
+    v->marked = run_json_marks_row(j, v->table, v->keys, v->metric);
     v->cpu_load = cJSON_IsNumber(busy) ? busy->valuedouble : NAN;
     cJSON_Delete(j);
     return 0;
@@ -200,16 +202,17 @@ int validate_ixgbe(const cli *c)
         int wrong_limit = at_wire && (strcmp(v->limit, "wire") != 0 || v->wire_busy < AT_WIRE);
         int out = fabs(e) > v->tol || wrong_limit;
         bad += out;
+        char verdict[64];
+        validate_verdict(verdict, sizeof verdict, out, wrong_limit ? " (not wire-limited)" : NULL, v->marked);
         printf("%-28s %-18s %-17s %11.6g %11.6g %+7.1f%% %4.0f%% %-7s %6.1f %6.1f%s\n", v->table, v->keys,
                v->metric, v->reference, v->simulated, e, v->tol, v->limit, 100 * v->wire_busy,
-               100 * v->cpu_load, out ? (wrong_limit ? "  OUT (not wire-limited)" : "  OUT") : "");
-        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated);
+               100 * v->cpu_load, verdict);
+        cJSON *o = validate_row_json(v->table, v->keyobj, v->metric, v->reference, v->simulated, !out, v->marked);
         cJSON_AddNumberToObject(o, "tolerance_pct", v->tol);
         cJSON_AddNumberToObject(o, "wire_speed", v->wire);
         cJSON_AddStringToObject(o, "limit", v->limit);
         cJSON_AddNumberToObject(o, "wire_busy", v->wire_busy);
         cJSON_AddNumberToObject(o, "cpu_load", v->cpu_load);
-        cJSON_AddBoolToObject(o, "within", !out);
         cJSON_AddItemToArray(jrows, o);
         cJSON_Delete(v->keyobj);
     }

@@ -215,6 +215,9 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     }
     if (l->kind == LIMIT_CPU)
         estimated_costs(sys, l);
+    l->nrows = sys->sc ? not_reproduced_rows(sys->sc, l->rows, RUN_LIMIT_ROWS) : 0;
+    if (l->nrows > RUN_LIMIT_ROWS)
+        l->nrows = RUN_LIMIT_ROWS;
 }
 
 void run_limit_print(FILE *f, const run_limit *l)
@@ -257,6 +260,10 @@ void run_limit_print(FILE *f, const run_limit *l)
             fprintf(f, "%s\n", l->nest ? " cycles a packet" : "");
         }
     }
+    for (int r = 0; r < l->nrows; r++)
+        fprintf(f, "  %-9s the reference tables show the model does not reproduce this configuration:\n"
+                "  %-9s %s row %s, %s (OUT in nicsim validate;\n  %-9s %s)\n", "trust", "",
+                l->rows[r]->table, l->rows[r]->row, l->rows[r]->metric, "", l->rows[r]->why);
 }
 
 cJSON *run_limit_json(const run_limit *l)
@@ -293,12 +300,26 @@ cJSON *run_limit_json(const run_limit *l)
     cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");
     cJSON_AddNumberToObject(t, "every_ns", l->txd_every_ns);
     cJSON_AddNumberToObject(t, "fetch_ns", l->txd_fetch_ns);
-    if (l->kind == LIMIT_CPU && l->calibration) {
+    int cpu_trust = l->kind == LIMIT_CPU && l->calibration;
+    if (cpu_trust || l->nrows) {
         cJSON *tr = cJSON_AddObjectToObject(o, "trust");
-        cJSON_AddStringToObject(tr, "calibration", l->calibration);
-        cJSON *est = cJSON_AddObjectToObject(tr, "estimated_costs");
-        for (int e = 0; e < l->nest; e++)
-            cJSON_AddNumberToObject(est, l->est_name[e], l->est_cycles[e]);
+        if (cpu_trust) {
+            cJSON_AddStringToObject(tr, "calibration", l->calibration);
+            cJSON *est = cJSON_AddObjectToObject(tr, "estimated_costs");
+            for (int e = 0; e < l->nest; e++)
+                cJSON_AddNumberToObject(est, l->est_name[e], l->est_cycles[e]);
+        }
+        if (l->nrows) {
+            cJSON *nr = cJSON_AddArrayToObject(tr, "not_reproduced");
+            for (int r = 0; r < l->nrows; r++) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "table", l->rows[r]->table);
+                cJSON_AddStringToObject(x, "row", l->rows[r]->row);
+                cJSON_AddStringToObject(x, "metric", l->rows[r]->metric);
+                cJSON_AddStringToObject(x, "why", l->rows[r]->why);
+                cJSON_AddItemToArray(nr, x);
+            }
+        }
     }
     return o;
 }

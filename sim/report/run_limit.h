@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "../system/system.h"
+#include "not_reproduced.h"
 
 typedef enum run_limit_kind {
     LIMIT_WIRE,
@@ -40,7 +41,7 @@ typedef enum run_limit_kind {
     LIMIT_NONE,
 } run_limit_kind;
 
-enum { RUN_LIMIT_EST = 4 };
+enum { RUN_LIMIT_EST = 4, RUN_LIMIT_ROWS = 4 };
 
 typedef struct run_limit {
     run_limit_kind kind;
@@ -52,6 +53,10 @@ typedef struct run_limit {
     int nest;
     char est_name[RUN_LIMIT_EST][32];
     double est_cycles[RUN_LIMIT_EST];
+    /* the reference rows whose configuration this run is and which the
+     * model does not reproduce (not_reproduced.h): any limit */
+    int nrows;
+    const not_reproduced_row *rows[RUN_LIMIT_ROWS];
     char what[64];              /* the resource: "eth0 TX wire", "PCIe of card 0 upstream", "CPU0" */
     /* the busiest CPU: busy share and its two largest categories */
     int cpu;

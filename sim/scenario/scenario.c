@@ -777,6 +777,33 @@ const char *scenario_text(const scenario *s, const char *section, const char *ke
     return s->v[i].text;
 }
 
+int scenario_holds(const scenario *s, const char *section, const char *key, const char *value)
+{
+    long i = find_key(s->schema, s->n, section, key);
+    char msg[256];
+    scn_val v = {0};
+    if (i < 0 || parse_value(&s->schema[i], value, &v, msg, sizeof msg) != 0) {
+        fprintf(stderr, "scenario: [%s] %s = %s: %s\n", section, key, value,
+                i < 0 ? "not in the schema" : msg);
+        abort();
+    }
+    const scn_val *have = &s->v[i];
+    switch (s->schema[i].type) {
+    case SCN_INT:
+        return have->i == v.i;
+    case SCN_UINT:
+        return have->u == v.u;
+    case SCN_DOUBLE:
+        return have->d == v.d;
+    case SCN_BOOL:
+        return have->b == v.b;
+    case SCN_STRING:
+    case SCN_ENUM:
+        break;
+    }
+    return strcmp(have->text, value) == 0;
+}
+
 int scenario_line(const scenario *s, const char *section, const char *key)
 {
     long i = find_key(s->schema, s->n, section, key);

@@ -103,6 +103,12 @@ int scenario_line(const scenario *s, const char *section, const char *key);
  * it), or NULL when none is left.  Start with *i = 0. */
 void scenario_reads_forget(const scenario *s);
 const scenario_key *scenario_next_unread(const scenario *s, size_t *i);
+/* 1 when the key's value equals value read as the key's type (so "yes"
+ * holds for a bool set to "true", "0x40" for an integer set to 64), else
+ * 0; the key is not marked read.  Serves checks of a whole configuration
+ * (is this run one the reference tables speak of?); a key not in the
+ * schema or a value its type refuses is a bug and aborts. */
+int scenario_holds(const scenario *s, const char *section, const char *key, const char *value);
 /* 1 when the file or an override set the key, 0 when it has its default. */
 int scenario_is_set(const scenario *s, const char *section, const char *key);
 /* Where the key got its value, for an error message: "PATH:LINE", a
