@@ -10,7 +10,9 @@
  *               the traffic window (82599 pktgen, 20,000 and 100,000
  *               packets: the same figures, the ~10 ms bring-up apart);
  *               the trust line of a CPU-limited run (estimated costs, or
- *               the profile's calibration), none when the wire limits
+ *               the profile's calibration), none when the wire limits;
+ *               a run of a reference row the model does not reproduce
+ *               names the row
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
@@ -132,12 +134,45 @@ static void test_trust_marker(void)
     sys_proc_free(&p);
 }
 
+/* A run whose configuration is a reference row the model does not
+ * reproduce (sim/report/not_reproduced.c: seed 002's pktgen with 256
+ * descriptors) names the row in its text and JSON, whatever limits it and
+ * however a value is written ("yes" for true); the same box with 4096
+ * descriptors reclaimed in the transmit path, a row the model reproduces,
+ * says nothing of it. */
+static void test_not_reproduced_marker(void)
+{
+    const char *dir = sys_tmpdir();
+    char *json = sys_path(dir, "n.json");
+    const char *scn = sys_repo("testbench/scenarios/e1000-pktgen-2004.ini");
+    sys_proc p;
+    SYS_RUN(&p, "run", (char *)scn, "pktgen.count=2000", "driver.tx_prefetch=yes", "--json", json);
+    CHECK(p.status == 0, "%s: exit status %d\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.out, "\n  trust     the reference tables show the model does not reproduce this configuration:\n"
+                        "            e1000-tx-prefetch-ringsize.csv row variant=tx_prefetch, pktgen_tx_kpps (OUT"),
+          "%s: no trust line naming the tx_prefetch row:\n%s", p.cmd, p.out);
+    CHECK(!strstr(p.out, "variant=vanilla"), "%s: the vanilla row named too:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    cJSON *j = load_json(json);
+    const cJSON *nr = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limit"), "trust"),
+                                          "not_reproduced");
+    const cJSON *row = cJSON_GetObjectItem(cJSON_GetArrayItem(nr, 0), "row");
+    CHECK(cJSON_GetArraySize(nr) == 1 && cJSON_IsString(row) && !strcmp(row->valuestring, "variant=tx_prefetch"),
+          "%s: limit.trust.not_reproduced is not the one tx_prefetch row", json);
+    cJSON_Delete(j);
+    SYS_RUN(&p, "run", (char *)scn, "pktgen.count=2000", "driver.tx_prefetch=true", "driver.tx_ring=4096",
+            "driver.tx_clean=xmit");
+    CHECK(p.status == 0 && !strstr(p.out, "not reproduce"), "%s: a reproduced row marked:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("ReportText", NULL, sys_cleanup);
     CU_add_test(s, "OfferedAndCaptured", test_offered_and_captured);
     CU_add_test(s, "TrafficWindow", test_traffic_window);
     CU_add_test(s, "TrustMarker", test_trust_marker);
+    CU_add_test(s, "NotReproducedMarker", test_not_reproduced_marker);
 }
 
 int main(int argc, char **argv)
