@@ -33,6 +33,21 @@ static void add(text *t, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "  NOT REPRODUCED: TABLE ROW" when the point's run is a configuration
+ * the reference tables show the model does not reproduce (its report's
+ * limit.trust.not_reproduced; the first row when several), else "". */
+static void not_reproduced_note(const cJSON *pt, char *out, size_t n)
+{
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(pt, "run");
+    const cJSON *trust = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "limit"), "trust");
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(trust, "not_reproduced"), 0);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "table"), *k = cJSON_GetObjectItemCaseSensitive(r, "row");
+    if (cJSON_IsString(t) && cJSON_IsString(k))
+        snprintf(out, n, "  NOT REPRODUCED: %s %s", t->valuestring, k->valuestring);
+    else
+        out[0] = '\0';
+}
+
 int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *csv, const char *json,
                  const char *plot, char *err, size_t errlen)
 {
@@ -69,8 +84,11 @@ int sweep_output(const sweep_spec *s, cJSON *const *pts, FILE *out, const char *
             double pps = num(pt, "tx_pps"), wire = num(pt, "wire_pps");
             const cJSON *lim = cJSON_GetObjectItemCaseSensitive(pt, "limit");
             const char *limit = cJSON_IsString(lim) ? lim->valuestring : "";
-            fprintf(out, "%12.3f %12.3f %7.2f%% %10.2f %10.0f  %-8s%s\n", pps / 1e3, wire / 1e3, num(pt, "pct_wire"),
-                    num(pt, "tx_mbps"), num(pt, "tx_packets"), limit, strcmp(st, "ok") ? "  INCOMPLETE" : "");
+            char note[256];
+            not_reproduced_note(pt, note, sizeof note);
+            fprintf(out, "%12.3f %12.3f %7.2f%% %10.2f %10.0f  %-8s%s%s\n", pps / 1e3, wire / 1e3,
+                    num(pt, "pct_wire"), num(pt, "tx_mbps"), num(pt, "tx_packets"), limit,
+                    strcmp(st, "ok") ? "  INCOMPLETE" : "", note);
             add(&c, "%.3f,%.3f,%.4f,%.3f,%.0f,%s,%s\n", pps, wire, num(pt, "pct_wire"), num(pt, "tx_mbps"),
                 num(pt, "tx_packets"), limit, strcmp(st, "ok") ? "no" : "yes");
             bad += strcmp(st, "ok") != 0;

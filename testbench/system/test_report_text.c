@@ -12,7 +12,7 @@
  *               the trust line of a CPU-limited run (estimated costs, or
  *               the profile's calibration), none when the wire limits;
  *               a run of a reference row the model does not reproduce
- *               names the row
+ *               names the row, and so does a sweep's table
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
@@ -163,6 +163,12 @@ static void test_not_reproduced_marker(void)
     SYS_RUN(&p, "run", (char *)scn, "pktgen.count=2000", "driver.tx_prefetch=true", "driver.tx_ring=4096",
             "driver.tx_clean=xmit");
     CHECK(p.status == 0 && !strstr(p.out, "not reproduce"), "%s: a reproduced row marked:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    /* a sweep's table marks the point, and only it */
+    SYS_RUN(&p, "sweep", (char *)scn, "pktgen.count=500", "driver.tx_ring=256,4096");
+    const char *mark = strstr(p.out, "  NOT REPRODUCED: e1000-tx-prefetch-ringsize.csv variant=vanilla\n");
+    CHECK(p.status == 0 && mark && !strstr(mark + strlen("  NOT"), "NOT REPRODUCED"), "%s: not one marked point:\n%s", p.cmd,
+          p.out);
     sys_proc_free(&p);
 }
 
