@@ -188,16 +188,20 @@ static struct pktgen_buf *next_buf(struct pktgen *pg)
 /* Every reclaim path goes through here so each packet reaches tx_done. */
 static unsigned tx_clean(struct pktgen *pg)
 {
-    return pg->tx.clean(pg->tx.q, tx_done, pg);
+    unsigned n = pg->tx.clean(pg->tx.q, tx_done, pg);
+    pg->stats.reclaim_rounds += n > 0;
+    return n;
 }
 
 /* The NAPI poll a TX interrupt schedules (Linux's e1000_clean): rounds
  * repeat while each one reclaims something; pktgen sends nothing meanwhile. */
 static void napi_tx_poll(struct pktgen *pg)
 {
+    uint64_t before = pg->stats.reclaimed;
     do
         plat_charge(pg->pd, pg->c_poll);
-    while (tx_clean(pg));
+    while (pg->tx.clean(pg->tx.q, tx_done, pg));
+    pg->stats.reclaim_rounds += pg->stats.reclaimed > before;
 }
 
 /* A queue with a NAPI vector of its driver's own (ixgbe 3.18): the
@@ -210,9 +214,11 @@ static int driver_napi(const struct pktgen *pg)
 
 static void driver_softirq(struct pktgen *pg)
 {
+    uint64_t before = pg->stats.reclaimed;
     pg->tx.irq_handle(pg->tx.q);
     while (pg->tx.napi_poll(pg->tx.q, tx_done, pg))
         ;
+    pg->stats.reclaim_rounds += pg->stats.reclaimed > before;
 }
 
 /* Interrupt wait and reclaim; shared by the full-ring and drain paths. */

@@ -80,6 +80,10 @@ struct pktgen_opts {
 struct pktgen_stats {
     uint64_t sent;              /* packets queued */
     uint64_t reclaimed;         /* packets reclaimed by TX clean */
+    uint64_t reclaim_rounds;    /* occasions that reclaimed any: a clean in the transmit
+                                   path, a NAPI poll (however many rounds it repeats), a
+                                   run of the driver's own poll; the ring's turnaround is
+                                   the sending time over this */
     uint64_t irqs;              /* plat_irq_wait calls that saw the interrupt */
     uint64_t irq_timeouts;      /* plat_irq_wait calls that timed out */
     uint64_t tdt_writes;        /* tail writes on the queue since pktgen_init */

@@ -37,6 +37,8 @@ typedef struct app_port {
 typedef struct app_port_stats {
     int generator;              /* it sends frames the app makes (pktgen) */
     uint64_t sent, reclaimed;   /* a generator's packets queued, and reclaimed once sent */
+    uint64_t reclaim_rounds;    /* a generator's occasions that reclaimed any */
+    uint32_t tx_ring;           /* a generator's TX ring size (descriptors) */
     uint64_t hung;              /* packets it gave up waiting for: the NIC never reported
                                    them sent (no DD write-back) */
     uint64_t received;          /* frames the app took in on the port */

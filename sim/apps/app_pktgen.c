@@ -119,6 +119,7 @@ static void port_stats(const void *st, int i, app_port_stats *s)
     (void)i;
     const struct pktgen *pg = &((const struct pktgen_app *)st)->pg;
     *s = (app_port_stats){ .generator = 1, .sent = ps->sent, .reclaimed = ps->reclaimed,
+                           .reclaim_rounds = ps->reclaim_rounds, .tx_ring = pg->tx.ring_size,
                            .hung = ps->drain_timeouts ? ps->sent - ps->reclaimed : 0, .irqs = ps->irqs,
                            .tx_full = ps->ring_full,
                            .tdt_writes = ps->tdt_writes, .stopped_waits = ps->stopped_waits,

@@ -160,6 +160,8 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
     busiest_wire(sys, l);
     busiest_bus(sys, l);
     double polled = 0, poll_room = 0;
+    uint64_t most_full = 0;
+    l->reclaim_port = -1;
     ps_t end = traffic_end(sys);
     for (int p = 0; p < sys->nports; p++) {
         const sim_port *sp = &sys->port[p];
@@ -173,6 +175,18 @@ void run_limit_of(const nicsim_system *sys, run_limit *l)
             l->lost += off > sp->cnt.gprc ? off - sp->cnt.gprc : 0;
         }
         l->tx_full += sp->app.tx_full;
+        uint64_t full = sp->app.tx_full + sp->app.stopped_waits;
+        if (sp->app.generator && full > most_full && sp->wire.frames && sp->app.reclaim_rounds &&
+            end > sys->traffic_t) {
+            most_full = full;
+            l->reclaim_port = p;
+            l->ring = sp->app.tx_ring;
+            /* a frame's bits, preamble and gap back to back, as many as the ring holds */
+            l->ring_wire_us = (double)sp->wire.wire_bytes / (double)sp->wire.frames * (double)sp->wire.byte_ps / 1e6 *
+                              sp->app.tx_ring;
+            l->reclaim_rounds = sp->app.reclaim_rounds;
+            l->reclaim_every_us = (double)(end - sys->traffic_t) / 1e6 / (double)sp->app.reclaim_rounds;
+        }
         l->tx_stopped += sp->app.stopped_waits;
         if (end > sys->traffic_t) {
             double st = (double)sp->app.stopped_ns * 1e3 / (double)(end - sys->traffic_t);
@@ -243,6 +257,10 @@ void run_limit_print(FILE *f, const run_limit *l)
         fprintf(f, "  %-9s the polls that returned frames returned %.1f%% of a batch on average\n", "rx polls",
                 100 * l->poll_fill);
     fprintf(f, "  %-9s %llu transmit attempts found the TX ring full\n", "tx ring", (unsigned long long)l->tx_full);
+    if (l->reclaim_port >= 0)
+        fprintf(f, "  %-9s %s: its %u descriptors last %.1f us on the wire; reclaimed every %.1f us on average "
+                "(%llu times)\n", "reclaim", report_ifname(l->reclaim_port), l->ring, l->ring_wire_us,
+                l->reclaim_every_us, (unsigned long long)l->reclaim_rounds);
     if (l->tx_stopped)
         fprintf(f, "  %-9s queue found stopped %llu times, stopped %.1f%% of the traffic time\n", "tx queue",
                 (unsigned long long)l->tx_stopped, 100 * l->tx_stopped_share);
@@ -297,6 +315,14 @@ cJSON *run_limit_json(const run_limit *l)
         cJSON_AddNumberToObject(o, "rx_poll_fill", l->poll_fill);
     cJSON_AddNumberToObject(o, "tx_stopped", (double)l->tx_stopped);
     cJSON_AddNumberToObject(o, "tx_stopped_share", l->tx_stopped_share);
+    if (l->reclaim_port >= 0) {
+        cJSON *rc = cJSON_AddObjectToObject(o, "tx_reclaim");
+        cJSON_AddStringToObject(rc, "port", report_ifname(l->reclaim_port));
+        cJSON_AddNumberToObject(rc, "ring", l->ring);
+        cJSON_AddNumberToObject(rc, "ring_wire_us", l->ring_wire_us);
+        cJSON_AddNumberToObject(rc, "every_us", l->reclaim_every_us);
+        cJSON_AddNumberToObject(rc, "times", (double)l->reclaim_rounds);
+    }
     cJSON *t = cJSON_AddObjectToObject(o, "txd_fetch");
     cJSON_AddNumberToObject(t, "every_ns", l->txd_every_ns);
     cJSON_AddNumberToObject(t, "fetch_ns", l->txd_fetch_ns);

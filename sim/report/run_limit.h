@@ -81,6 +81,14 @@ typedef struct run_limit {
                                    a frame may need) and retried */
     double tx_stopped_share;    /* the most any port's queue was stopped, as a share of
                                    the traffic time */
+    /* the generator port that found its ring full (or stopped) most: how
+     * long its ring lasts on the wire against how often it was reclaimed
+     * (a ring that lasts less than the reclaim interval runs dry) */
+    int reclaim_port;           /* -1 when no generator found its ring full */
+    uint32_t ring;              /* its descriptors */
+    double ring_wire_us;        /* the ring's frames' time on the wire, at the run's frames */
+    double reclaim_every_us;    /* sending time over the occasions that reclaimed any */
+    uint64_t reclaim_rounds;
     /* the busiest TX port's descriptor fetches */
     double txd_fetch_ns, txd_every_ns;
 } run_limit;

@@ -12,7 +12,8 @@
  *               the trust line of a CPU-limited run (estimated costs, or
  *               the profile's calibration), none when the wire limits;
  *               a run of a reference row the model does not reproduce
- *               names the row, and so does a sweep's table
+ *               names the row, and so does a sweep's table; a tx-ring
+ *               limit sets the ring's wire time beside the reclaim interval
  */
 #include "../unit/gtest_cunit.h"
 #include "sys_harness.h"
@@ -172,6 +173,30 @@ static void test_not_reproduced_marker(void)
     sys_proc_free(&p);
 }
 
+/* A TX ring too small for the reclaim interval: 256 64-byte frames are
+ * 17.2 us of 10 GbE (256 x 84 bytes x 0.8 ns), and pktgen reclaims after
+ * each TX interrupt, which EITR paces at 30 us; the limit block sets the two
+ * side by side, so the tx-ring verdict explains itself. */
+static void test_reclaim_line(void)
+{
+    const char *dir = sys_tmpdir();
+    char *json = sys_path(dir, "r.json");
+    sys_proc p;
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/ixgbe-pktgen-2014.ini"), "driver.tx_ring=256",
+            "pktgen.burst=32", "pktgen.count=20000", "--json", json);
+    CHECK(p.status == 0, "%s: exit status %d\n%s", p.cmd, p.status, p.err);
+    CHECK(strstr(p.out, "\nLimit: tx-ring") && strstr(p.out, "\n  reclaim   eth0: its 256 descriptors last 17.2 us on "
+                                                          "the wire; reclaimed every "),
+          "%s: no tx-ring limit with its reclaim line:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    cJSON *j = load_json(json);
+    const cJSON *rc = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limit"), "tx_reclaim");
+    const cJSON *every = cJSON_GetObjectItem(rc, "every_us"), *ring = cJSON_GetObjectItem(rc, "ring");
+    CHECK(cJSON_IsNumber(every) && every->valuedouble > 25 && every->valuedouble < 40 && cJSON_IsNumber(ring) &&
+          ring->valuedouble == 256, "%s: limit.tx_reclaim is not ring 256 reclaimed about every 30 us", json);
+    cJSON_Delete(j);
+}
+
 static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("ReportText", NULL, sys_cleanup);
@@ -179,6 +204,7 @@ static void register_suites(void)
     CU_add_test(s, "TrafficWindow", test_traffic_window);
     CU_add_test(s, "TrustMarker", test_trust_marker);
     CU_add_test(s, "NotReproducedMarker", test_not_reproduced_marker);
+    CU_add_test(s, "ReclaimLine", test_reclaim_line);
 }
 
 int main(int argc, char **argv)
