@@ -49,7 +49,9 @@
  * Cost: an access is O(lines x ways) (plus the other CPUs' sets on a miss or
  * on a write to a line another CPU may hold), with no allocation after
  * cache_hier_new(); LRU updates are word operations (hence at most 16
- * ways). */
+ * ways).  Measured once (-O2, 2 Opteron CPUs, a throw-away benchmark): an
+ * L1 hit ~6 ns; a router-like mix of 15 calls per packet (3-3.6 memory
+ * fills) 300-355 ns per packet, 20-24 ns per call. */
 #ifndef NICSIM_CACHE_MODEL_H
 #define NICSIM_CACHE_MODEL_H
 #include <stddef.h>

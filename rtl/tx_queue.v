@@ -224,6 +224,10 @@ module tx_queue #(
     // (FETCH2: an empty cache, or nothing left to process while a packet
     // waits for its next descriptor: the packet's own descriptors, held until
     // it is sent, must not keep out the fetch that completes it)
+    // FETCH2: in_pkt is the exception to "cache empty": a packet whose EOP
+    // descriptor is not yet fetched keeps its own descriptors in the cache
+    // until it is sent, so without it a packet split across two fetches (as
+    // at the ring end) would never go out (the differential checker found it).
     wire fetch0_c   = fetch_c && (FETCH2 != 0 ? (occ == 0 || (in_pkt && onchip == 0)) : onchip == 0);
     wire pref_c     = fetch_c && pth != 0 && {2'b0, onchip} < pth && avail >= {7'd0, hth};
     wire do_fetch0  = !do_wb && fetch0_c && port_free;

@@ -113,6 +113,8 @@ int e1000_rxq_setup(struct e1000_rxq *q, struct e1000_dev *dev, const struct e10
     }
     rx_ring_write_tail(&q->rx);
 
+    /* The receiver last (Linux enables RCTL before it posts the buffers), so
+     * the NIC never sees an enabled ring without buffers. */
     q->rctl = E1000_RCTL_EN | E1000_RCTL_BAM | E1000_RCTL_LBM_NO | o->rdmts |
               E1000_RCTL_SZ_2048 | (o->secrc ? E1000_RCTL_SECRC : 0) |
               (o->promisc ? E1000_RCTL_UPE | E1000_RCTL_MPE : 0);

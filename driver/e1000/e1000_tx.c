@@ -148,6 +148,8 @@ int e1000_xmit(struct e1000_txq *q, uint64_t buf_bus_addr, uint32_t len, void *c
      * would no longer fit: the queue stops, so nothing may stay behind TDT. */
     int nearly_full = free_descs - n < q->stop_descs;
     int write_tail = !more || nearly_full;
+    /* RS on every tail write as well: with bursts shorter than rs_every RS
+     * then comes once per burst, not once per rs_every packets. */
     int rs = q->since_rs + 1 >= q->opts.rs_every || write_tail;
 
     uint32_t i = q->next_to_use, off = 0, left = len, max = q->first_max;

@@ -135,6 +135,9 @@ struct pktbuf *pktbuf_copy_small(struct pktbuf_pool *p, struct plat_dev *pd,
     struct pktbuf *s = pktbuf_alloc_small(p);
     if (!s)
         return NULL;
+    /* From data - NET_IP_ALIGN, as Linux copies from skb->data - 2: so the
+     * copy of a 64-byte frame also reads its second line, which the stack
+     * never reads and the NIC's write has invalidated. */
     uint8_t tmp[PKTBUF_SIZE + PKTBUF_NET_IP_ALIGN];
     const uint8_t *src = (const uint8_t *)b->data - PKTBUF_NET_IP_ALIGN;
     plat_mem_copy_from(pd, tmp, src, len + PKTBUF_NET_IP_ALIGN);

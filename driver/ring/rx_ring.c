@@ -96,6 +96,9 @@ static unsigned refill(struct rx_ring *r, int batch_writes)
         r->since_rdt++;
         r->stats.refills++;
         n++;
+        /* Counted from the last tail write, not from ring position 0 as
+         * Linux 2.6.1x's e1000_alloc_rx_buffers (RDT = i whenever i is a
+         * multiple of 16): both write the tail once per rdt_batch buffers. */
         if (batch_writes && !r->tail_per_poll && r->since_rdt >= r->rdt_batch)
             rx_ring_write_tail(r);
     }
@@ -199,6 +202,10 @@ unsigned rx_ring_poll(struct rx_ring *r, unsigned budget, rx_ring_deliver_fn *de
             r->stats.length_errors++;
         } else {
             struct rx_ring_pkt pkt = { .len = len - r->fcs };
+            /* <= copybreak: a frame of exactly copybreak bytes is copied.
+             * Linux's e1000 tests length < copybreak (after length -= 4), so
+             * its copybreak N copies at most N - 1 bytes; the two agree for
+             * the 64-byte frames of the reference runs. */
             if (!(r->copybreak && pkt.len <= r->copybreak && copy_small(r, b, &pkt))) {
                 /* hand the DMA buffer over; the slot gets a new one at refill */
                 pkt.data = b->data;
