@@ -53,6 +53,7 @@ typedef struct run_limit {
     int nest;
     char est_name[RUN_LIMIT_EST][32];
     double est_cycles[RUN_LIMIT_EST];
+    char fitted[64];            /* the fitted [cpu] defaults it charged: "stack_rx, ip_forward" */
     /* the reference rows whose configuration this run is and which the
      * model does not reproduce (not_reproduced.h): any limit */
     int nrows;

@@ -103,7 +103,8 @@ static void test_traffic_window(void)
 }
 
 /* A CPU-limited run says what its CPU profile rests on: the estimated
- * named costs it charged when the profile is fitted to no reference row,
+ * named costs it charged when the scenario names no calibration (the
+ * fitted [cpu] defaults apart),
  * the calibration when it is; a run the wire limits says nothing of it. */
 static void test_trust_marker(void)
 {
@@ -112,9 +113,10 @@ static void test_trust_marker(void)
     sys_proc p;
     SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-pktgen.ini"), "driver.tx_prefetch=false",
             "pktgen.burst=1", "pktgen.count=20000", "--json", json);
-    CHECK(strstr(p.out, "\nLimit: cpu (CPU0)\n") && strstr(p.out, "\n  trust     the CPU profile is fitted to no "
-          "reference row (cpu.calibration = none): the rate rests on estimated costs: pktgen_pkt 600.0, napi_poll "),
+    CHECK(strstr(p.out, "\nLimit: cpu (CPU0)\n") && strstr(p.out, "\n  trust     the scenario names no "
+          "calibration (cpu.calibration = none): the rate rests on estimated costs: pktgen_pkt 600.0, napi_poll "),
           "%s: no trust line naming pktgen_pkt:\n%s", p.cmd, p.out);
+    CHECK(!strstr(p.out, "the defaults fitted"), "%s: pktgen charged a fitted default?\n%s", p.cmd, p.out);
     sys_proc_free(&p);
     cJSON *j = load_json(json);
     const cJSON *tr = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "limit"), "trust");
@@ -128,6 +130,19 @@ static void test_trust_marker(void)
             "pktgen.count=20000");
     CHECK(strstr(p.out, "\n  trust     the CPU profile is calibrated: mmio_write_ns and cost_pktgen_pkt fitted to "
                         "seed 001's burst=1 and burst=2 rows"), "%s: no calibrated trust line:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    /* a router written from scratch on the default CPU charges the two
+     * fitted defaults: named apart from the estimates */
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-router.ini"), "cpu.calibration=none",
+            "system.cards=1", "gen.count=20000");
+    CHECK(strstr(p.out, "\nLimit: cpu") && strstr(p.out, " cycles a packet; stack_rx, ip_forward: the defaults "
+                                                         "fitted to seed 000's first router row\n") &&
+          !strstr(p.out, "estimated costs: stack_rx"), "%s: the fitted defaults not named apart:\n%s", p.cmd, p.out);
+    sys_proc_free(&p);
+    SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-router.ini"), "cpu.calibration=none",
+            "cpu.cost_ip_forward=600", "system.cards=1", "gen.count=20000");
+    CHECK(strstr(p.out, "; stack_rx: the defaults fitted"), "%s: a changed cost still called fitted:\n%s", p.cmd,
+          p.out);
     sys_proc_free(&p);
     SYS_RUN(&p, "run", (char *)sys_repo("testbench/scenarios/e1000-pktgen.ini"), "pktgen.count=20000");
     CHECK(strstr(p.out, "\nLimit: wire") && !strstr(p.out, "trust"), "%s: a trust line on a wire-limited run:\n%s",
