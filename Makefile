@@ -143,7 +143,7 @@ $(BUILD)/nicsim: $(BUILD)/obj/sim/cli/main.o $(NICSIM_LIB) $(RTL_LIB)
 
 # nicsim-systemc: the NIC as a SystemC TLM-2.0 module (sim/systemc) in its
 # testbench (testbench/systemc), the driver core on an initiator thread.
-SC_C_SRCS := sim/systemc/nic_engine.c testbench/systemc/tb_cpus.c
+SC_C_SRCS := testbench/systemc/tb_cpus.c
 SC_CXX_SRCS := sim/systemc/nicsim_nic.cpp testbench/systemc/sc_main.cpp
 SC_OBJS := $(SC_C_SRCS:%.c=$(BUILD)/obj/%.o) $(SC_CXX_SRCS:%.cpp=$(BUILD)/obj/%.o)
 SC_CXXFLAGS := -std=gnu++17 -Wall -Wextra -g $(OPT) $(SAN) $(LTO) -MMD -MP
@@ -154,7 +154,7 @@ $(BUILD)/nicsim-systemc: $(SC_OBJS) $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ -lsystemc $(LDLIBS)
 # The smallest platform around the module (docs/systemc.md's example).
 $(BUILD)/nicsim-systemc-example: $(BUILD)/obj/testbench/systemc/example_platform.o \
-                                 $(BUILD)/obj/sim/systemc/nicsim_nic.o $(BUILD)/obj/sim/systemc/nic_engine.o \
+                                 $(BUILD)/obj/sim/systemc/nicsim_nic.o \
                                  $(NICSIM_LIB) $(RTL_LIB)
 	$(CXX) $(SAN) $(LTO) -o $@ $^ -lsystemc $(LDLIBS)
 systemc: deps

@@ -30,6 +30,8 @@ typedef struct cli {
     const char *results;        /* --results DIR: keep (or, with --point, write) point results there */
     long point;                 /* --point N: run only point N (1-based) */
     double timeout;             /* --timeout S: a point running longer is killed (0: none) */
+    char **tail;                /* what follows "--" (qemu: QEMU's command), NULL-terminated */
+    int ntail;
 } cli;
 
 /* This binary's path (sibling NULL), or that of the binary called sibling
@@ -65,5 +67,7 @@ int cmd_keys(const cli *c);
 int cmd_buscalc(const cli *c);
 int cmd_l3fwd(const cli *c);
 int cmd_merge(const cli *c);
+/* nicsim qemu SCENARIO [overrides] -- QEMU-COMMAND... */
+int cmd_qemu(const cli *c);
 
 #endif

@@ -79,6 +79,16 @@ static const char usage[] =
     "      work, DMA memory, tail writes), route-table entries read and tail writes\n"
     "      per packet that explain it.  The JSON is {\"rows\": [{\"pattern\",\n"
     "      \"scalar_pps\", \"multi_pps\", \"diff_pct\", ...}]}.\n"
+    "  nicsim qemu SCENARIO.ini [section.key=value ...] [--json FILE] -- QEMU-COMMAND...\n"
+    "      Serve the scenario's card (one; 82546 or 82599) to an unmodified QEMU as\n"
+    "      one x-pci-proxy-dev PCI device per port: QEMU-COMMAND is started with a\n"
+    "      -device x-pci-proxy-dev,fd=N added per port (its guest RAM must be a\n"
+    "      shared memfd: -object memory-backend-memfd,id=mem,size=...,share=on\n"
+    "      -machine memory-backend=mem).  No interrupts reach the guest (no KVM):\n"
+    "      its drivers must poll.  Frames go to capture.pcap and, with\n"
+    "      qemu.cable=true, from each port into the other.  At QEMU's exit: the\n"
+    "      accesses, DMA and frames per port, both clocks; the exit status is\n"
+    "      QEMU's (docs/qemu.md).\n"
     "  nicsim keys [SECTION]\n"
     "      List every scenario key (or SECTION's) with its type, default, range and\n"
     "      meaning, wrapped to the terminal's width ($COLUMNS, else 80 when not a\n"
@@ -155,6 +165,10 @@ static int parse_cli(int argc, char **argv, cli *c)
             }
             c->repeat = (int)n;
             i++;
+        } else if (!strcmp(a, "--")) {
+            c->tail = argv + i + 1;
+            c->ntail = argc - i - 1;
+            break;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             exit(0);
@@ -239,6 +253,13 @@ int main(int argc, char **argv)
             rc = EXIT_USAGE;
         } else {
             rc = cmd_merge(&c);
+        }
+    } else if (!strcmp(c.cmd, "qemu")) {
+        if (!c.scenario || !c.ntail) {
+            fprintf(stderr, "nicsim qemu: expected SCENARIO.ini [section.key=value ...] -- QEMU-COMMAND...\n");
+            rc = EXIT_USAGE;
+        } else {
+            rc = cmd_qemu(&c);
         }
     } else if (!strcmp(c.cmd, "l3fwd")) {
         if (!c.scenario) {

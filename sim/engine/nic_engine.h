@@ -1,5 +1,6 @@
 /* The device half of a nicsim system behind a narrow C interface, for the
- * SystemC module (nicsim_nic.h): one card of a scenario (the 82546 on its
+ * front ends whose CPUs live elsewhere (the SystemC module,
+ * sim/systemc/nicsim_nic.h; a QEMU guest, sim/qemu/): one card of a scenario (the 82546 on its
  * PCI-X segment or the 82599 on its PCIe link: RTL, adapter, bus model) and
  * its ports' wires.  Everything it touches outside goes through nic_engine_io:
  * DMA, frames leaving the wires, interrupt line changes.

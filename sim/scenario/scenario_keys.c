@@ -156,6 +156,7 @@ const scenario_key nicsim_keys[] = {
     { "fault",  "kinds",            SCN_ENUM,   "none",      NULL,   NULL,      "none|bogus_len|phantom_dd|stale_status|all", "faulty-device mode: corrupt RX descriptor write-backs on their way to host memory (bogus lengths, DD on a descriptor the device never wrote, a stale write-back repeated); docs/driver.md" },
     { "fault",  "rate_pct",         SCN_UINT,   "10",        "0",    "100",     NULL, "faulty-device mode: percent of RX write-backs corrupted" },
     { "fault",  "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "faulty-device mode: seed of which write-backs and how" },
-    { "capture", "pcap",            SCN_STRING, "",          NULL,   NULL,      NULL, "write each transmitting port's frames to this pcap; {port} is replaced by the port number" },
+    { "capture", "pcap",            SCN_STRING, "",          NULL,   NULL,      NULL, "write each transmitting port's frames to this pcap; {port} is replaced by the port number" },    { "qemu",   "trace",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: print every BAR access (simulated time, function, offset, value) on stderr" },
+    { "qemu",   "cable",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: a cable between the card's two ports (each port receives what the other sends)" },
 };
 const size_t nicsim_n_keys = sizeof nicsim_keys / sizeof nicsim_keys[0];

@@ -41,7 +41,7 @@
 #include <deque>
 #include <string>
 #include <vector>
-#include "nic_engine.h"
+#include "../engine/nic_engine.h"
 
 class nicsim_nic : public sc_core::sc_module {
 public:

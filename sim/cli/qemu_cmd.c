@@ -1,0 +1,99 @@
+/* nicsim qemu: the scenario's card served to QEMU (sim/qemu/qemu_serve.h),
+ * then what crossed the device: per function the accesses, DMA, frames,
+ * and the two clocks.  The exit status is QEMU's, or 1 when serving failed
+ * and 2 for a bad scenario. */
+#include <stdio.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+#include "../qemu/qemu_serve.h"
+#include "../report/report.h"
+
+static void print_result(const char *path, const qemu_result *r)
+{
+    printf("nicsim qemu: %s\n", path);
+    printf("QEMU exited with status %d after %.3f s; simulated %.6f s\n", r->qemu_status, r->wall_s, r->sim_s);
+    printf("\nFunction  device     cfg-reads cfg-writes  bar-reads bar-writes  bar-refused  tx-frames  cabled\n");
+    for (int f = 0; f < r->nfuncs; f++)
+        printf("%-9d 8086:%04x %10llu %10llu %10llu %10llu %12llu %10llu %7llu\n", f, r->fn[f].device_id,
+               (unsigned long long)r->fn[f].cfg_reads, (unsigned long long)r->fn[f].cfg_writes,
+               (unsigned long long)r->fn[f].bar_reads, (unsigned long long)r->fn[f].bar_writes,
+               (unsigned long long)r->fn[f].bar_off, (unsigned long long)r->tx_frames[f],
+               (unsigned long long)r->cabled[f]);
+    printf("\nDMA: %llu reads (%llu bytes), %llu writes (%llu bytes); master aborts %llu, refused without bus "
+           "mastering %llu\n",
+           (unsigned long long)r->dma_reads, (unsigned long long)r->dma_read_bytes,
+           (unsigned long long)r->dma_writes, (unsigned long long)r->dma_write_bytes,
+           (unsigned long long)r->master_aborts, (unsigned long long)r->dma_no_master);
+    printf("Guest memory map updates %llu; interrupt line changes not delivered %llu; late observations %llu\n",
+           (unsigned long long)r->sysmem_syncs, (unsigned long long)r->irq_changes, (unsigned long long)r->late);
+}
+
+static cJSON *result_json(const char *path, const qemu_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "scenario", path);
+    cJSON_AddNumberToObject(j, "qemu_status", r->qemu_status);
+    cJSON_AddNumberToObject(j, "wall_s", r->wall_s);
+    cJSON_AddNumberToObject(j, "sim_s", r->sim_s);
+    cJSON *fa = cJSON_AddArrayToObject(j, "functions");
+    for (int f = 0; f < r->nfuncs; f++) {
+        cJSON *o = cJSON_CreateObject();
+        char id[16];
+        snprintf(id, sizeof id, "8086:%04x", r->fn[f].device_id);
+        cJSON_AddStringToObject(o, "device", id);
+        cJSON_AddNumberToObject(o, "cfg_reads", (double)r->fn[f].cfg_reads);
+        cJSON_AddNumberToObject(o, "cfg_writes", (double)r->fn[f].cfg_writes);
+        cJSON_AddNumberToObject(o, "bar_reads", (double)r->fn[f].bar_reads);
+        cJSON_AddNumberToObject(o, "bar_writes", (double)r->fn[f].bar_writes);
+        cJSON_AddNumberToObject(o, "bar_refused", (double)r->fn[f].bar_off);
+        cJSON_AddNumberToObject(o, "tx_frames", (double)r->tx_frames[f]);
+        cJSON_AddNumberToObject(o, "cabled", (double)r->cabled[f]);
+        cJSON_AddItemToArray(fa, o);
+    }
+    cJSON *d = cJSON_AddObjectToObject(j, "dma");
+    cJSON_AddNumberToObject(d, "reads", (double)r->dma_reads);
+    cJSON_AddNumberToObject(d, "read_bytes", (double)r->dma_read_bytes);
+    cJSON_AddNumberToObject(d, "writes", (double)r->dma_writes);
+    cJSON_AddNumberToObject(d, "write_bytes", (double)r->dma_write_bytes);
+    cJSON_AddNumberToObject(d, "master_aborts", (double)r->master_aborts);
+    cJSON_AddNumberToObject(d, "no_bus_master", (double)r->dma_no_master);
+    cJSON_AddNumberToObject(j, "sysmem_syncs", (double)r->sysmem_syncs);
+    cJSON_AddNumberToObject(j, "irq_changes", (double)r->irq_changes);
+    cJSON_AddNumberToObject(j, "late", (double)r->late);
+    return j;
+}
+
+int cmd_qemu(const cli *c)
+{
+    char err[1024];
+    /* the guest may drive either port: both are built into the RTL (the
+     * command line's overrides come after and win) */
+    char *ov[c->n_overrides + 1];
+    ov[0] = "nic.rtl_ports=2";
+    for (int i = 0; i < c->n_overrides; i++)
+        ov[i + 1] = c->overrides[i];
+    scenario *sc = nicsim_scenario_load(c->scenario, c->n_overrides + 1, ov, err, sizeof err);
+    if (!sc) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    qemu_result r;
+    int rc = qemu_serve(sc, c->tail, stderr, &r, err, sizeof err);
+    scenario_free(sc);
+    if (rc != 0) {
+        fprintf(stderr, "nicsim qemu: %s\n", err);
+        return EXIT_RUN_FAILED;
+    }
+    print_result(c->scenario, &r);
+    if (c->json) {
+        cJSON *j = result_json(c->scenario, &r);
+        int wrc = report_write_json(c->json, j, err, sizeof err);
+        cJSON_Delete(j);
+        if (wrc != 0) {
+            fprintf(stderr, "nicsim qemu: %s\n", err);
+            return EXIT_RUN_FAILED;
+        }
+    }
+    return r.qemu_status;
+}
