@@ -77,7 +77,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all systemc l3fwd deps run test check check-san docs-check pictures unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
-        fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cluster cluster-deps cluster-if-installable
+        fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cosim cosim-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
@@ -391,6 +391,22 @@ hil: deps
 	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
 	testbench/hil/hil.sh $(BUILD) $(HIL_MODES)
 
+# make cosim: the RTL as a PCI device of an unmodified QEMU (nicsim qemu),
+# driven from the guest by nicsim-hw (testbench/cosim/cosim.sh, JUnit report
+# build/cosim-results.xml).  Shares make hil's guest kernel and QEMU.
+cosim: deps
+	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
+	testbench/cosim/cosim.sh $(BUILD)
+
+cosim-if-installable:
+	@if command -v qemu-system-x86_64 >/dev/null || \
+	    apt-cache policy qemu-system-x86 2>/dev/null | grep -q 'Candidate: [0-9]'; then \
+	  $(MAKE) --no-print-directory cosim; \
+	else \
+	  echo "cosim: skipped: qemu-system-x86 is neither installed nor installable here"; \
+	  testbench/hil/skipped.sh $(BUILD)/cosim-results.xml "qemu-system-x86 is neither installed nor installable" Cosim; \
+	fi
+
 # `make test` runs `make hil` when QEMU is installed or installable from the
 # package registry; otherwise it records the check as skipped.
 hil-if-installable:
@@ -457,10 +473,11 @@ test: deps
 	$(MAKE) --no-print-directory check-san
 	$(MAKE) --no-print-directory fuzz-bounded
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory hil-if-installable)
+	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory cosim-if-installable)
 	$(if $(SAN_ONLY),,$(MAKE) --no-print-directory cluster-if-installable)
 	@testbench/summarize.sh $(BUILD)/all-test-results.xml $(if $(SAN_ONLY),,normal=$(BUILD)/test-results.xml) \
 	  san=build/san/test-results.xml fuzz=$(BUILD)/fuzz-results.xml \
-	  $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml cluster=$(BUILD)/cluster-results.xml)
+	  $(if $(SAN_ONLY),,hil=$(BUILD)/hil-results.xml cosim=$(BUILD)/cosim-results.xml cluster=$(BUILD)/cluster-results.xml)
 
 # The figures README.md and docs/ quote from a command, checked against a
 # run of that command (testbench/tools/docs-figures.sh, docs/figures.conf).

@@ -25,27 +25,10 @@ hil=$build/hil
 mkdir -p "$hil"
 pktgen_ini=$top/testbench/scenarios/hil-e1000-pktgen.ini
 sink_ini=$top/testbench/scenarios/hil-e1000-sink.ini
-cases=()   # "name|seconds|failure message or empty|output"
-
-xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
-record() { cases+=("$1|$2|$3|$4"); }
-write_junit() {
-    local n=${#cases[@]} f=0 c
-    for c in "${cases[@]}"; do IFS='|' read -r _ _ fail _ <<< "$c"; [ -z "$fail" ] || f=$((f + 1)); done
-    {
-        echo '<?xml version="1.0" encoding="UTF-8"?>'
-        echo "<testsuites tests=\"$n\" failures=\"$f\" errors=\"0\" name=\"hil\">"
-        echo "<testsuite name=\"Hil\" tests=\"$n\" failures=\"$f\" errors=\"0\">"
-        for c in "${cases[@]}"; do
-            IFS='|' read -r name secs fail out <<< "$c"
-            echo "<testcase name=\"$name\" classname=\"Hil\" time=\"$secs\">"
-            [ -z "$fail" ] || echo "<failure message=\"$(echo "$fail" | xml_escape)\"/>"
-            echo "<system-out>$(echo "$out" | xml_escape)</system-out></testcase>"
-        done
-        echo '</testsuite>'
-        echo '</testsuites>'
-    } > "$build/hil-results.xml.tmp" && mv "$build/hil-results.xml.tmp" "$build/hil-results.xml"
-}
+# shellcheck source=../tools/junit.sh
+. "$top/testbench/tools/junit.sh"
+record() { junit_record "$@"; }
+write_junit() { junit_write "$build/hil-results.xml" Hil; }
 
 # A failure before the guests run: one failed case in the report, exit 1.
 give_up() { echo "hil: $1" >&2; record Setup 0 "$1" ""; write_junit; exit 1; }
@@ -119,5 +102,5 @@ $cmp"
     fi
 done
 write_junit
-for c in "${cases[@]}"; do IFS='|' read -r _ _ fail _ <<< "$c"; [ -z "$fail" ] || rc=1; done
+junit_failed && rc=1
 exit $rc
