@@ -27,6 +27,7 @@ module e1000_func #(
     input  wire [31:0] mmio_wdata,
     output wire        mmio_rvalid,
     output wire [31:0] mmio_rdata,
+    output wire        mmio_known,       // the MMIO address names an implemented register (e1000_regs)
     // DMA
     output wire        req_valid,
     output wire        req_write,
@@ -88,6 +89,7 @@ module e1000_func #(
     wire        rxt0_set, rxdmt0_set, rq_busy;
     wire [17:0] rq_timer;
     wire [31:0] tx_stat_data, rx_stat_data, regs_rdata;
+    wire        tx_stat_known, rx_stat_known;
     assign mmio_rdata = regs_rdata | rx_stat_data;
 
     e1000_regs #(.FUNC(FUNC)) regs (
@@ -105,7 +107,8 @@ module e1000_func #(
         .rdtr(rdtr), .radv(radv), .rx_fpd(rx_fpd), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
         .icr_read(icr_read), .icr_wr(icr_wr), .ics_wr(ics_wr), .ims_wr(ims_wr), .imc_wr(imc_wr),
         .itr_wr(itr_wr), .icr(icr), .ims(ims), .itr(itr),
-        .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(stat_data));
+        .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(stat_data),
+        .stat_known(tx_stat_known || rx_stat_known), .mmio_known(mmio_known));
 
     wire [AW:0] free_bytes;
     wire        tag_free, buf_idle, issue_valid, issue_dma, issue_eop, issue_ifcs, issue_drop, frag_done;
@@ -169,7 +172,7 @@ module e1000_func #(
 
     e1000_tx_stats stats (
         .clk(clk), .rst(frst), .sent(stat_sent), .len(stat_len),
-        .rd(stat_rd), .rd_idx(stat_idx), .rd_data(tx_stat_data));
+        .rd(stat_rd), .rd_idx(stat_idx), .rd_data(tx_stat_data), .rd_known(tx_stat_known));
 
     // ---------------- receive path ----------------
     // mac_rx classifies received frames and writes the kept ones into the
@@ -207,7 +210,7 @@ module e1000_func #(
         .clk(clk), .rst(frst), .ev(ev), .len(ev_len), .good(ev_good), .bc(ev_bc), .mc(ev_mc),
         .crcerr(ev_crcerr), .ruc(ev_ruc), .rfc(ev_rfc), .roc(ev_roc), .rjc(ev_rjc), .mpc(ev_mpc),
         .rnbc(ev_rnbc), .rd_any(mmio_valid && !mmio_write), .rd(stat_rd), .rd_idx(stat_idx),
-        .rd_data(rx_stat_data));
+        .rd_data(rx_stat_data), .rd_known(rx_stat_known));
 
     // ---------------- DMA arbitration between the TX and RX queues ----------------
     // Round robin; a granted write locks out other writes until its last

@@ -74,7 +74,11 @@ module e1000_regs #(
     // statistics block
     output wire        stat_rd,
     output wire [7:0]  stat_idx,
-    input  wire [31:0] stat_data
+    input  wire [31:0] stat_data,
+    input  wire        stat_known,       // the statistics blocks keep the counter at stat_idx
+    // the MMIO address names a register this model implements (address
+    // only, combinational): the top reports accesses to the others
+    output wire        mmio_known
 );
     localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018,
                       ICR = 17'h000C0, ITR = 17'h000C4, ICS = 17'h000C8, IMS = 17'h000D0, IMC = 17'h000D8,
@@ -149,6 +153,11 @@ module e1000_regs #(
     assign ims_wr   = wr && a == IMS;
     assign imc_wr   = wr && a == IMC;
     assign itr_wr   = wr && a == ITR;
+    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == ICR || a == ITR ||
+                        a == ICS || a == IMS || a == IMC || a == RCTL || a == TCTL || a == TIPG || a == PBA ||
+                        a == RDBAL || a == RDBAH || a == RDLEN || a == RDH || a == RDT || a == RDTR ||
+                        a == RXDCTL || a == RADV || a == TDBAL || a == TDBAH || a == TDLEN || a == TDH ||
+                        a == TDT || a == TIDV || a == TXDCTL || a == TADV || (a[16:8] == 9'h040 && stat_known);
     assign stat_rd  = rd && a[16:8] == 9'h040;
     assign stat_idx = a[9:2];
 

@@ -22,7 +22,8 @@ module e1000_rx_stats (
     input  wire        rd_any,          // a register of this function is read
     input  wire        rd,              // a statistics register is read
     input  wire [7:0]  rd_idx,          // (offset - 0x4000) / 4
-    output reg  [31:0] rd_data          // the answer, with the register file's (0 unless an RX counter was read)
+    output reg  [31:0] rd_data,         // the answer, with the register file's (0 unless an RX counter was read)
+    output wire        rd_known         // rd_idx names a counter this block keeps
 );
     // register indices
     localparam [7:0] I_CRCERRS = 8'h00, I_MPC = 8'h04, I_GPRC = 8'h1D, I_BPRC = 8'h1E,
@@ -49,6 +50,12 @@ module e1000_rx_stats (
     // The answer is registered here, in the cycle the register file
     // registers its own, and OR'ed with it: the register file does not read
     // the counters (a cheaper schedule for the simulator).
+    assign rd_known = rd_idx == I_CRCERRS || rd_idx == I_MPC || rd_idx == I_GPRC || rd_idx == I_BPRC ||
+                      rd_idx == I_MPRC || rd_idx == I_GORCL || rd_idx == I_GORCH || rd_idx == I_RNBC ||
+                      rd_idx == I_RUC || rd_idx == I_RFC || rd_idx == I_ROC || rd_idx == I_RJC ||
+                      rd_idx == I_TORL || rd_idx == I_TORH || rd_idx == I_TPR ||
+                      (rd_idx >= 8'h17 && rd_idx <= 8'h1C);
+
     function [31:0] value(input [7:0] idx);
         case (idx)
             I_CRCERRS: value = crcerrs;

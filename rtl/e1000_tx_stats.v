@@ -9,7 +9,8 @@ module e1000_tx_stats (
     input  wire [15:0] len,             // its length including FCS
     input  wire        rd,              // a statistics register is read
     input  wire [7:0]  rd_idx,          // (offset - 0x4000) / 4
-    output reg  [31:0] rd_data
+    output reg  [31:0] rd_data,
+    output wire        rd_known         // rd_idx names a counter this block keeps
 );
     reg [31:0] gptc, tpt;
     reg [63:0] gotc, tot;
@@ -25,6 +26,9 @@ module e1000_tx_stats (
     // register indices: GPTC 0x4080, GOTCL/H 0x4090/94, TOTL/H 0x40C8/CC, TPT 0x40D4, PTC64.. 0x40D8..EC
     localparam [7:0] I_GPTC = 8'h20, I_GOTCL = 8'h24, I_GOTCH = 8'h25,
                      I_TOTL = 8'h32, I_TOTH = 8'h33, I_TPT = 8'h35, I_PTC = 8'h36;
+
+    assign rd_known = rd_idx == I_GPTC || rd_idx == I_GOTCL || rd_idx == I_GOTCH || rd_idx == I_TOTL ||
+                      rd_idx == I_TOTH || rd_idx == I_TPT || (rd_idx >= I_PTC && rd_idx <= I_PTC + 8'd5);
 
     always @(*) begin
         case (rd_idx)

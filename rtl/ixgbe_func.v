@@ -48,6 +48,7 @@ module ixgbe_func #(
     input  wire [31:0] mmio_wdata,
     output wire        mmio_rvalid,
     output wire [31:0] mmio_rdata,
+    output wire        mmio_known,       // the MMIO address names an implemented register (ixgbe_regs)
     // DMA
     output wire        req_valid,
     output wire        req_write,
@@ -106,6 +107,7 @@ module ixgbe_func #(
     wire [2:0]  qstat_idx;
     wire [17:0] r_timer;
     wire [31:0] tx_stat_data, rx_stat_data, q_stat_data, regs_rdata;
+    wire        tx_stat_known, rx_stat_known;
     assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data;
 
     ixgbe_regs #(.FUNC(FUNC), .NQE(4'd1), .ARD_TICKS(ARD_TICKS), .DMAIDONE_TICKS(DMAIDONE_TICKS),
@@ -125,7 +127,8 @@ module ixgbe_func #(
         .eimc_wr(eimc_wr), .eiac_wr(eiac_wr), .eitr_wr(eitr_wr),
         .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr), .eiam(eiam),
         .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(tx_stat_data),
-        .qstat_rd(qstat_rd), .qstat_idx(qstat_idx), .next_timer(r_timer), .busy(r_busy));
+        .qstat_rd(qstat_rd), .qstat_idx(qstat_idx), .stat_known(tx_stat_known || rx_stat_known),
+        .mmio_known(mmio_known), .next_timer(r_timer), .busy(r_busy));
 
     // ---------------- transmit path ----------------
     wire [AW:0] free_bytes;
@@ -195,7 +198,7 @@ module ixgbe_func #(
 
     e1000_tx_stats stats (
         .clk(clk), .rst(frst), .sent(stat_sent), .len(stat_len),
-        .rd(stat_rd), .rd_idx(stat_idx), .rd_data(tx_stat_data));
+        .rd(stat_rd), .rd_idx(stat_idx), .rd_data(tx_stat_data), .rd_known(tx_stat_known));
 
     // ---------------- receive path ----------------
     wire        rx_room, rx_wr_en, rx_commit, rx_abort, rx_commit_ce, rx_nodesc, mr_busy, rq_busy, rx_fpd;
@@ -266,7 +269,7 @@ module ixgbe_func #(
         .clk(clk), .rst(frst), .ev(ev), .len(ev_len), .good(ev_good), .bc(ev_bc), .mc(ev_mc),
         .crcerr(ev_crcerr), .ruc(ev_ruc), .rfc(ev_rfc), .roc(ev_roc), .rjc(ev_rjc), .mpc(ev_mpc && !rx_drop_f),
         .rnbc(ev_rnbc), .rd_any(mmio_valid && !mmio_write), .rd(stat_rd), .rd_idx(stat_idx),
-        .rd_data(rx_stat_data));
+        .rd_data(rx_stat_data), .rd_known(rx_stat_known));
 
     ixgbe_qstats qstats (
         .clk(clk), .rst(frst), .rx_ev(ev && ev_good), .rx_len(ev_len), .tx_ev(stat_sent), .tx_len(stat_len),

@@ -104,6 +104,10 @@ module ixgbe_regs #(
     input  wire [31:0] stat_data,
     output wire        qstat_rd,
     output wire [2:0]  qstat_idx,
+    input  wire        stat_known,       // the statistics blocks keep the counter at stat_idx
+    // the MMIO address names a register this model implements (address
+    // only, combinational): the top reports accesses to the others
+    output wire        mmio_known,
     output wire [17:0] next_timer,       // ticks to the earliest modelled delay; 18'h3FFFF none
     output wire        busy
 );
@@ -237,6 +241,24 @@ module ixgbe_regs #(
                                             (txq_blk && (qr == Q_PC || qr == Q_BC_L)));
     assign qstat_idx = txq_blk ? ((qr == Q_PC) ? 3'd3 : 3'd4) :
                        (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
+
+    // ---- what is implemented: every register the two blocks above and
+    // the case statements below decode ----
+    wire rxq_known = qr == Q_BAL || qr == Q_BAH || qr == Q_LEN || qr == Q_H || qr == Q_T || qr == Q_DCTL ||
+                     (qn == 3'd0 && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H));
+    wire txq_known = qr == Q_BAL || qr == Q_BAH || qr == Q_LEN || qr == Q_H || qr == Q_T || qr == Q_DCTL ||
+                     qr == Q_WBAL || qr == Q_WBAH;
+    wire one_known = a == CTRL || a == STATUS || a == CTRL_EXT || a == EEC || a == EICR || a == EICS ||
+                     a == EIAC || a == EITR0 || a == EIMS || a == EIMC || a == EIAM || a == EIAM_EX0 ||
+                     a == GPIE || a == RDRXCTL || a == RXCTRL || a == HLREG0 || a == AUTOC || a == LINKS ||
+                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == RAL0 || a == RAH0 || a == DTXMXSZRQ;
+    // MPC(1..7) and RNBC(1..7) count for packet buffers 1..7, which the
+    // model does not have (RXPBSIZE(1..7) hold sizes nothing uses): they
+    // read 0, as the counters of unused buffers do
+    wire pb_counter = a[16:5] == 12'h1FD || a[16:5] == 12'h1FE;   // 0x3FA0 .. 0x3FDF
+    assign mmio_known = (rxq_blk && rxq_known) || (txq_blk && txq_known) || srr_blk || dca_blk || rxpb_blk ||
+                        txpb_blk || one_known || pb_counter ||
+                        (stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC && stat_known);
 
     // ---- modelled delays ----
     function [17:0] sub_tick(input [17:0] left);

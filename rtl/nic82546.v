@@ -55,6 +55,15 @@ module nic82546 (
     input  wire [31:0]  mmio_wdata,
     output wire         mmio_rvalid,
     output wire [31:0]  mmio_rdata,
+    // an MMIO access to an address that names no register the model
+    // implements (its function, direction and dword address), one cycle
+    // high at the edge after the access reached the function: the
+    // simulator counts and names them (issue 20: a write that was ignored
+    // must not hide behind "it worked")
+    output reg          mmio_unmodelled,
+    output reg          mmio_unmodelled_func,
+    output reg          mmio_unmodelled_write,
+    output reg  [16:2]  mmio_unmodelled_addr,
     // DMA requests
     output wire         dma_req_valid,
     output wire         dma_req_write,
@@ -108,6 +117,15 @@ module nic82546 (
     wire [31:0]  req_len;
     wire [511:0] wdata;
     wire [63:0]  m_rdata;
+    wire [1:0]   m_known;               // the function decodes the address (e1000_regs / ixgbe_regs)
+
+    // ---- accesses to what the model does not implement ----
+    always @(posedge clk) begin
+        mmio_unmodelled       <= !rst && mmio_valid_q && !m_known[mmio_func_q];
+        mmio_unmodelled_func  <= mmio_func_q;
+        mmio_unmodelled_write <= mmio_write_q;
+        mmio_unmodelled_addr  <= mmio_addr_q;
+    end
 
     host_if #(.NFUNC(2)) hif (
         .clk(clk), .rst_n(rst_n),
@@ -134,7 +152,7 @@ module nic82546 (
             .bus64(bus64), .pci66(pci66), .tick(func_tick[18*f +: 18]),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
-            .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]),
+            .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]), .mmio_known(m_known[f]),
             .req_valid(req_valid[f]), .req_write(req_write[f]), .req_tag(req_tag[5*f +: 5]),
             .req_addr(req_addr[64*f +: 64]), .req_len(req_len[16*f +: 16]), .req_ready(req_ready[f]),
             .wvalid(wvalid[f]), .wdata(wdata[256*f +: 256]), .wlast(wlast[f]),

@@ -27,6 +27,17 @@ static void print_result(const char *path, const qemu_result *r)
            (unsigned long long)r->master_aborts, (unsigned long long)r->dma_no_master);
     printf("Guest memory map updates %llu; interrupt line changes not delivered %llu; late observations %llu\n",
            (unsigned long long)r->sysmem_syncs, (unsigned long long)r->irq_changes, (unsigned long long)r->late);
+    printf("\nRegister accesses the RTL does not implement: %llu", (unsigned long long)r->unmodelled_total);
+    if (!r->n_unmodelled) {
+        printf("\n");
+        return;
+    }
+    printf(" (a read returned 0, a write was ignored)\nFunction  access  offset   register            count\n");
+    for (int i = 0; i < r->n_unmodelled; i++) {
+        const nic_engine_unmodelled_access *u = &r->unmodelled[i];
+        printf("%-9d %-7s %#07x  %-18s %6llu\n", u->func, u->write ? "write" : "read", u->off, u->name,
+               (unsigned long long)u->count);
+    }
 }
 
 static cJSON *result_json(const char *path, const qemu_result *r)
@@ -61,6 +72,19 @@ static cJSON *result_json(const char *path, const qemu_result *r)
     cJSON_AddNumberToObject(j, "sysmem_syncs", (double)r->sysmem_syncs);
     cJSON_AddNumberToObject(j, "irq_changes", (double)r->irq_changes);
     cJSON_AddNumberToObject(j, "late", (double)r->late);
+    cJSON *um = cJSON_AddObjectToObject(j, "unmodelled");
+    cJSON_AddNumberToObject(um, "total", (double)r->unmodelled_total);
+    cJSON *ua = cJSON_AddArrayToObject(um, "accesses");
+    for (int i = 0; i < r->n_unmodelled; i++) {
+        const nic_engine_unmodelled_access *u = &r->unmodelled[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "function", u->func);
+        cJSON_AddStringToObject(o, "access", u->write ? "write" : "read");
+        cJSON_AddNumberToObject(o, "offset", u->off);
+        cJSON_AddStringToObject(o, "register", u->name);
+        cJSON_AddNumberToObject(o, "count", (double)u->count);
+        cJSON_AddItemToArray(ua, o);
+    }
     return j;
 }
 

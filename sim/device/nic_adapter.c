@@ -278,9 +278,27 @@ void nic_adapter_mmio_read(void *ctx, int func, uint32_t off, ps_t t)
     nic_adapter_wake(a, t, func);
 }
 
+/* An access the RTL says no implemented register answers to. */
+static void count_unmodelled(nic_adapter *a, const nic_rtl_out *o)
+{
+    a->st.unmodelled++;
+    for (int i = 0; i < a->n_unmodelled; i++) {
+        nic_unmodelled *u = &a->unmodelled[i];
+        if (u->off == o->unmodelled_off && u->func == o->unmodelled_func && u->write == o->unmodelled_write) {
+            u->count++;
+            return;
+        }
+    }
+    if (a->n_unmodelled < NIC_UNMODELLED_MAX)
+        a->unmodelled[a->n_unmodelled++] = (nic_unmodelled){ o->unmodelled_func, o->unmodelled_write,
+                                                             o->unmodelled_off, 1 };
+}
+
 static void take_outputs(nic_adapter *a, ps_t t, uint8_t clocked)
 {
     const nic_rtl_out *o = &a->out;
+    if (o->unmodelled)
+        count_unmodelled(a, o);
     if (o->mmio_rvalid && a->reads_in_rtl) {
         a->reads_in_rtl--;
         host_bus_mmio_read_reply(&a->bus, o->mmio_rdata, t);

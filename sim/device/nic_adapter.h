@@ -83,7 +83,18 @@ typedef struct nic_adapter_stats {
      * descriptor residency") */
     uint64_t txd_fetches[NIC_RTL_PORTS], txd_descs[NIC_RTL_PORTS];
     ps_t txd_fetch_ps[NIC_RTL_PORTS];
+    uint64_t unmodelled;        /* MMIO accesses to addresses no implemented register answers to */
 } nic_adapter_stats;
+
+/* The distinct unmodelled accesses (function, direction, offset) the RTL
+ * reported, with their counts, in the order first seen; past
+ * NIC_UNMODELLED_MAX distinct ones only the total counts. */
+enum { NIC_UNMODELLED_MAX = 128 };
+typedef struct nic_unmodelled {
+    uint8_t func, write;
+    uint32_t off;
+    uint64_t count;
+} nic_unmodelled;
 
 /* The RTL's tag of TX descriptor reads, in both personalities
  * (rtl/e1000_func.v and rtl/ixgbe_func.v: 0..15 packet data, 0x10 TX
@@ -105,6 +116,8 @@ typedef struct nic_adapter {
     nic_rtl *rtl;
     nic_rtl_in in;
     nic_rtl_out out;
+    nic_unmodelled unmodelled[NIC_UNMODELLED_MAX];
+    int n_unmodelled;
     ps_t period;                /* RTL clock period */
     ps_t next_edge;
     int active;                 /* some part of the RTL is clocked at next_edge */

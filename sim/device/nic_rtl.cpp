@@ -61,6 +61,12 @@ template <class T>
         o->next_timer[f] = (uint32_t)(t->func_next_timer >> (18 * f)) & NIC_RTL_NO_TIMER;
     o->func_idle = t->func_idle;
     o->idle = t->idle;
+    o->unmodelled = t->mmio_unmodelled;
+    if (o->unmodelled) {
+        o->unmodelled_func = t->mmio_unmodelled_func;
+        o->unmodelled_write = t->mmio_unmodelled_write;
+        o->unmodelled_off = (uint32_t)t->mmio_unmodelled_addr << 2;
+    }
 }
 
 // The falling edge without an eval().  No block of either model is

@@ -72,6 +72,10 @@ typedef struct nic_rtl_out {
     uint32_t next_timer[NIC_RTL_PORTS]; /* function f: 256 ns ticks to its next timer;
                                            NIC_RTL_NO_TIMER none */
     uint8_t  func_idle;      /* bit f: function f has no work until an input arrives */
+    /* an MMIO access to an address no implemented register answers to (one
+     * cycle, the edge after the access reached its function) */
+    uint8_t  unmodelled, unmodelled_func, unmodelled_write;
+    uint32_t unmodelled_off; /* its byte offset in BAR0 */
     uint8_t  idle;           /* the shared bus interface has nothing in flight */
 } nic_rtl_out;
 

@@ -2,6 +2,7 @@
 #include "../system/system.h"
 #include "../scenario/nicsim_scenario.h"
 #include "../../models/link_gen.h"
+#include "../device/nic_reg_names.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,4 +210,20 @@ uint64_t nic_engine_wire_frames(const nic_engine *e, int port)
 ps_t nic_engine_wire_end(const nic_engine *e, int port)
 {
     return e->sys.port[port].wire.last_end;
+}
+
+uint64_t nic_engine_unmodelled_total(const nic_engine *e)
+{
+    return e->sys.card[0].nic.st.unmodelled;
+}
+
+int nic_engine_unmodelled(const nic_engine *e, int i, nic_engine_unmodelled_access *u)
+{
+    const nic_adapter *a = &e->sys.card[0].nic;
+    if (i < 0 || i >= a->n_unmodelled)
+        return -1;
+    const nic_unmodelled *x = &a->unmodelled[i];
+    *u = (nic_engine_unmodelled_access){ .func = x->func, .write = x->write, .off = x->off, .count = x->count };
+    nic_reg_name(e->sys.pers->adv_descriptors, x->off, u->name, sizeof u->name);
+    return 0;
 }

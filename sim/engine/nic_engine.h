@@ -63,6 +63,19 @@ int nic_engine_rx_frame(nic_engine *e, int port, ps_t t, const uint8_t *data, ui
 /* Observations from the past: device accesses and received frames that came
  * later than the device's time (0 in an exact run). */
 uint64_t nic_engine_late(const nic_engine *e);
+/* Register accesses the RTL implements nothing for (nic_adapter.h): the
+ * total, and the i-th distinct one (function, direction, BAR0 offset, its
+ * register name, count); nic_engine_unmodelled returns 0 when there is an
+ * i-th, -1 past the last (past the adapter's table only the total counts). */
+typedef struct nic_engine_unmodelled_access {
+    int func, write;
+    uint32_t off;
+    char name[24];
+    uint64_t count;
+} nic_engine_unmodelled_access;
+uint64_t nic_engine_unmodelled_total(const nic_engine *e);
+int nic_engine_unmodelled(const nic_engine *e, int i, nic_engine_unmodelled_access *u);
+
 /* Frames port's wire has sent, and when the last one's gap ends. */
 uint64_t nic_engine_wire_frames(const nic_engine *e, int port);
 ps_t nic_engine_wire_end(const nic_engine *e, int port);

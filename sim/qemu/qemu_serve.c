@@ -359,6 +359,10 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
     r->wall_s = wall_now() - t0;
     r->sim_s = (double)nic_engine_now(s.e) / 1e12;
     r->late = nic_engine_late(s.e);
+    r->unmodelled_total = nic_engine_unmodelled_total(s.e);
+    while (r->n_unmodelled < QEMU_MAX_UNMODELLED &&
+           nic_engine_unmodelled(s.e, r->n_unmodelled, &r->unmodelled[r->n_unmodelled]) == 0)
+        r->n_unmodelled++;
     rc = 0;
     for (int p = 0; p < s.nf; p++)
         if (s.cap[p]) {

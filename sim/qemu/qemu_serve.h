@@ -25,8 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../scenario/scenario.h"
+#include "../engine/nic_engine.h"
 
-enum { QEMU_MAX_FUNCS = 2 };
+enum { QEMU_MAX_FUNCS = 2, QEMU_MAX_UNMODELLED = 128 };
 
 typedef struct qemu_fn_stats {
     uint64_t cfg_reads, cfg_writes, bar_reads, bar_writes;
@@ -46,6 +47,11 @@ typedef struct qemu_result {
     uint64_t irq_changes;       /* interrupt line changes: not delivered (no KVM: no irqfd) */
     uint64_t late;              /* nic_engine_late */
     double sim_s, wall_s;       /* simulated and wall-clock seconds */
+    /* accesses to registers the RTL does not implement: the total and the
+     * distinct ones in the order first seen */
+    uint64_t unmodelled_total;
+    int n_unmodelled;
+    nic_engine_unmodelled_access unmodelled[QEMU_MAX_UNMODELLED];
 } qemu_result;
 
 /* Serve the scenario's card to QEMU started as qemu_argv (NULL-terminated;

@@ -1,3 +1,4 @@
+#include "../device/nic_reg_names.h"
 #include "report.h"
 #include "run_limit.h"
 #include "../../models/out_file.h"
@@ -417,6 +418,20 @@ static void print_card_rtl(FILE *f, const nicsim_system *sys, int i)
             fprintf(f, " %s %llu%s", nic_misuse_names[k], (unsigned long long)mu->count[k],
                     k + 1 < NIC_MISUSE_KINDS ? "," : "\n");
     }
+    const nic_adapter *ad = &sys->card[i].nic;
+    if (ad->st.unmodelled) {
+        /* a driver touched what the RTL does not implement (the simulator's
+         * own driver cores touch nothing of it: every line here is news) */
+        fprintf(f, "Register accesses card %d does not implement: %llu (a read returned 0, a write was ignored):", i,
+                (unsigned long long)ad->st.unmodelled);
+        for (int k = 0; k < ad->n_unmodelled; k++) {
+            char name[24];
+            nic_reg_name(sys->pers->adv_descriptors, ad->unmodelled[k].off, name, sizeof name);
+            fprintf(f, "%s eth%d %s %s x%llu", k ? "," : "", 2 * i + ad->unmodelled[k].func,
+                    ad->unmodelled[k].write ? "write" : "read", name, (unsigned long long)ad->unmodelled[k].count);
+        }
+        fprintf(f, "\n");
+    }
     const nic_faults *fl = &sys->card[i].nic.faults;
     if (fl->kinds)
         fprintf(f, "Faulty-device mode, card %d: RX write-backs corrupted: %llu bogus lengths, %llu DD on a "
@@ -631,6 +646,22 @@ static cJSON *nic_json(const nicsim_system *sys, int i)
     cJSON *mj = cJSON_AddObjectToObject(nic, "programming_errors");
     for (int k = 0; k < NIC_MISUSE_KINDS; k++)
         cJSON_AddNumberToObject(mj, nic_misuse_names[k], (double)sys->card[i].nic.misuse.count[k]);
+    /* only when there are any: a clean run's JSON is as it always was */
+    const nic_adapter *ad = &sys->card[i].nic;
+    if (ad->st.unmodelled) {
+        cJSON *um = cJSON_AddArrayToObject(nic, "unmodelled_registers");
+        for (int k = 0; k < ad->n_unmodelled; k++) {
+            char name[24];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "port", report_ifname(2 * i + ad->unmodelled[k].func));
+            cJSON_AddStringToObject(o, "access", ad->unmodelled[k].write ? "write" : "read");
+            cJSON_AddNumberToObject(o, "offset", ad->unmodelled[k].off);
+            cJSON_AddStringToObject(o, "register",
+                                    nic_reg_name(sys->pers->adv_descriptors, ad->unmodelled[k].off, name, sizeof name));
+            cJSON_AddNumberToObject(o, "count", (double)ad->unmodelled[k].count);
+            cJSON_AddItemToArray(um, o);
+        }
+    }
     return nic;
 }
 

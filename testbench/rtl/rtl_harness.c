@@ -289,6 +289,12 @@ void rh_step(rtl_harness *h)
         if (h->in.func_en >> f & 1)
             h->fn_edges[f]++;
     nic_rtl_cycle(h->n, &h->in, &h->out);
+    if (h->out.unmodelled) {
+        h->unmodelled++;
+        h->um_func = h->out.unmodelled_func;
+        h->um_write = h->out.unmodelled_write;
+        h->um_off = h->out.unmodelled_off;
+    }
     /* inputs that entered the input flops at this edge: their function must
      * be clocked at the next one */
     uint8_t hold = h->in.mac_rx_valid;

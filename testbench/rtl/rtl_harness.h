@@ -108,6 +108,11 @@ typedef struct rtl_harness {
     uint64_t read_pieces;        /* pieces reads were answered in */
     uint64_t odd_splits;         /* piece boundaries not at a multiple of 32 bytes into their request */
     uint64_t irq_rises[NIC_RTL_PORTS];
+    /* MMIO accesses the RTL reported as to no implemented register, and
+     * the latest one's function, direction and offset */
+    uint64_t unmodelled;
+    uint8_t um_func, um_write;
+    uint32_t um_off;
     uint64_t irq_rise_cycle[NIC_RTL_PORTS];   /* cycle of the latest rise */
     uint8_t irq_prev;
     /* received frames per port: queued, the one being delivered at rx_head */

@@ -100,6 +100,42 @@ static void test_status_reflects_straps(void)
     rh_free(h);
 }
 
+/* An access to an offset no register of the model answers to is reported
+ * (function, direction, offset) once; implemented ones, counters the
+ * statistics blocks keep among them, are not.  Both personalities. */
+static void test_unmodelled_access_reported(void)
+{
+    rtl_harness *h = rh_new();
+    rh_read32(h, 1, E1000_STATUS);
+    rh_write(h, 0, E1000_TDT, 0);
+    rh_read32(h, 0, 0x04074);                         /* GPRC: kept by e1000_rx_stats */
+    rh_steps(h, 4);
+    CU_ASSERT_EQUAL(h->unmodelled, 0);
+    rh_write(h, 1, 0x05000, 0x300);                   /* RXCSUM: not modelled */
+    rh_steps(h, 4);
+    CU_ASSERT_EQUAL(h->unmodelled, 1);
+    CU_ASSERT(h->um_func == 1 && h->um_write == 1 && h->um_off == 0x05000);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, 0x04004), 0);     /* ALGNERRC: in the window, not kept */
+    rh_steps(h, 4);
+    CU_ASSERT_EQUAL(h->unmodelled, 2);
+    CU_ASSERT(h->um_func == 0 && h->um_write == 0 && h->um_off == 0x04004);
+    rh_free(h);
+
+    nic_rtl_straps s = { .model = NIC_RTL_82599, .ports = 2, .link_up = 3 };
+    h = rh_new_straps(&s);
+    rh_read32(h, 0, 0x042A4);                         /* LINKS */
+    rh_read32(h, 1, 0x03FBC);                         /* MPC(7): packet buffer 7, reads 0 */
+    rh_read32(h, 0, 0x01030);                         /* QPRC(0) */
+    rh_steps(h, 4);
+    CU_ASSERT_EQUAL(h->unmodelled, 0);
+    rh_read32(h, 0, 0x01070);                         /* QPRC(1): no counter of queue 1 */
+    rh_write(h, 1, 0x10014, 1);                       /* EERD: no EEPROM interface */
+    rh_steps(h, 4);
+    CU_ASSERT_EQUAL(h->unmodelled, 2);
+    CU_ASSERT(h->um_func == 1 && h->um_write == 1 && h->um_off == 0x10014);
+    rh_free(h);
+}
+
 static void test_single_packet_and_stats(void)
 {
     rtl_harness *h = rh_new();
@@ -771,6 +807,7 @@ static void register_suites(void)
     CU_pSuite s = CU_add_suite("RtlTxEngine", NULL, NULL);
     CU_add_test(s, "StatusReflectsStraps", test_status_reflects_straps);
     CU_add_test(s, "SinglePacketAndStats", test_single_packet_and_stats);
+    CU_add_test(s, "UnmodelledAccessReported", test_unmodelled_access_reported);
     CU_add_test(s, "RingWrapSeveralSizes", test_ring_wrap_sizes);
     CU_add_test(s, "TailByOne", test_tail_by_one);
     CU_add_test(s, "TailByRingMinusOne", test_tail_by_ring_minus_one);
