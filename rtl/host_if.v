@@ -61,6 +61,7 @@ module host_if #(
     input  wire [1:0]   f_wlast,
     input  wire [1:0]   f_rvalid,
     input  wire [63:0]  f_rdata,
+    input  wire [1:0]   f_known,         // function f decodes mmio_addr_q (e1000_regs / ixgbe_regs)
     // bus side: the top's output pins
     output wire         dma_req_valid,
     output wire         dma_req_write,
@@ -72,9 +73,23 @@ module host_if #(
     output wire [255:0] dma_wdata,
     output wire         mmio_rvalid,
     output wire [31:0]  mmio_rdata,
+    // an MMIO access no register of its function answers to, one cycle
+    // high at the edge after it reached the function (the tops' pins of the
+    // same names: the simulator counts and names them)
+    output reg          mmio_unmodelled,
+    output reg          mmio_unmodelled_func,
+    output reg          mmio_unmodelled_write,
+    output reg  [16:2]  mmio_unmodelled_addr,
     output wire         idle             // no write's data in flight
 );
     wire rst = !rst_n;
+
+    always @(posedge clk) begin
+        mmio_unmodelled       <= !rst && mmio_valid_q && !f_known[mmio_func_q];
+        mmio_unmodelled_func  <= mmio_func_q;
+        mmio_unmodelled_write <= mmio_write_q;
+        mmio_unmodelled_addr  <= mmio_addr_q;
+    end
 
     // ---- input flops ----
     reg wfull_q;

@@ -60,10 +60,10 @@ module nic82546 (
     // high at the edge after the access reached the function: the
     // simulator counts and names them (issue 20: a write that was ignored
     // must not hide behind "it worked")
-    output reg          mmio_unmodelled,
-    output reg          mmio_unmodelled_func,
-    output reg          mmio_unmodelled_write,
-    output reg  [16:2]  mmio_unmodelled_addr,
+    output wire         mmio_unmodelled,
+    output wire         mmio_unmodelled_func,
+    output wire         mmio_unmodelled_write,
+    output wire [16:2]  mmio_unmodelled_addr,
     // DMA requests
     output wire         dma_req_valid,
     output wire         dma_req_write,
@@ -119,14 +119,6 @@ module nic82546 (
     wire [63:0]  m_rdata;
     wire [1:0]   m_known;               // the function decodes the address (e1000_regs / ixgbe_regs)
 
-    // ---- accesses to what the model does not implement ----
-    always @(posedge clk) begin
-        mmio_unmodelled       <= !rst && mmio_valid_q && !m_known[mmio_func_q];
-        mmio_unmodelled_func  <= mmio_func_q;
-        mmio_unmodelled_write <= mmio_write_q;
-        mmio_unmodelled_addr  <= mmio_addr_q;
-    end
-
     host_if #(.NFUNC(2)) hif (
         .clk(clk), .rst_n(rst_n),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_func(mmio_func), .mmio_addr(mmio_addr[16:2]),
@@ -139,7 +131,9 @@ module nic82546 (
         .rxc_q(rxc_q),
         .f_req_valid(req_valid), .f_req_write(req_write), .f_req_tag(req_tag), .f_req_addr(req_addr),
         .f_req_len(req_len), .f_req_ready(req_ready), .f_wvalid(wvalid), .f_wdata(wdata), .f_wlast(wlast),
-        .f_rvalid(m_rvalid), .f_rdata(m_rdata),
+        .f_rvalid(m_rvalid), .f_rdata(m_rdata), .f_known(m_known),
+        .mmio_unmodelled(mmio_unmodelled), .mmio_unmodelled_func(mmio_unmodelled_func),
+        .mmio_unmodelled_write(mmio_unmodelled_write), .mmio_unmodelled_addr(mmio_unmodelled_addr),
         .dma_req_valid(dma_req_valid), .dma_req_write(dma_req_write), .dma_req_func(dma_req_func),
         .dma_req_tag(dma_req_tag), .dma_req_addr(dma_req_addr), .dma_req_len(dma_req_len),
         .dma_wvalid(dma_wvalid), .dma_wdata(dma_wdata), .mmio_rvalid(mmio_rvalid), .mmio_rdata(mmio_rdata),

@@ -22,7 +22,8 @@ mkdir -p "$build/cluster"
 out=$build/cluster-results.xml
 rm -f "$out"
 
-xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+# shellcheck source=../tools/junit.sh
+. "$here/../tools/junit.sh"
 case_name() {
     case $1 in
         slurm) echo SlurmJobArray ;;
@@ -31,7 +32,6 @@ case_name() {
     esac
 }
 
-cases=()    # "name|seconds|failure or empty|log"
 failed=0
 for t in "${tests[@]}"; do
     [ -x "$here/$t.sh" ] || { echo "cluster: no test $here/$t.sh" >&2; exit 2; }
@@ -53,7 +53,7 @@ for t in "${tests[@]}"; do
         [ -n "$fail" ] || fail="exit status $rc (see $log)"
         failed=$((failed + 1))
     fi
-    cases+=("$(case_name "$t")|$secs|$fail|$log")
+    junit_record "$(case_name "$t")" "$secs" "$fail" "$(cat "$log")"
     if [ -z "$fail" ]; then
         echo "cluster: PASS $(case_name "$t") ($secs s)"
     else
@@ -61,18 +61,6 @@ for t in "${tests[@]}"; do
     fi
 done
 
-{
-    echo '<?xml version="1.0" encoding="UTF-8"?>'
-    echo "<testsuites tests=\"${#cases[@]}\" failures=\"$failed\" errors=\"0\" name=\"cluster\">"
-    echo "<testsuite name=\"Cluster\" tests=\"${#cases[@]}\" failures=\"$failed\" errors=\"0\">"
-    for c in "${cases[@]}"; do
-        IFS='|' read -r name secs fail log <<< "$c"
-        echo "<testcase name=\"$name\" classname=\"Cluster\" time=\"$secs\">"
-        [ -z "$fail" ] || echo "<failure message=\"$(echo "$fail" | xml_escape)\"/>"
-        echo "<system-out>$(xml_escape < "$log")</system-out></testcase>"
-    done
-    echo '</testsuite>'
-    echo '</testsuites>'
-} > "$out.tmp" && mv "$out.tmp" "$out"
-echo "cluster: $(( ${#cases[@]} - failed )) of ${#cases[@]} passed; JUnit report $out"
+junit_write "$out" Cluster
+echo "cluster: $(( ${#junit_cases[@]} - failed )) of ${#junit_cases[@]} passed; JUnit report $out"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,6 @@
 # Sourced by the shell test drivers (testbench/hil/hil.sh,
-# testbench/cosim/cosim.sh): collect test cases and write them as a JUnit
-# report, whole or not at all.
+# testbench/cosim/cosim.sh, testbench/cluster/run.sh): collect test cases
+# and write them as a JUnit report, whole or not at all.
 #   junit_record NAME SECONDS FAILURE OUTPUT   (FAILURE empty: passed)
 #   junit_write FILE SUITE                     (SUITE: the testsuite and class name)
 #   junit_failed                               (exit status 0 when a case failed)
@@ -32,4 +32,25 @@ junit_write() {
         echo '</testsuite>'
         echo '</testsuites>'
     } > "$out.tmp" && mv "$out.tmp" "$out"
+}
+
+# The expected side of a capture comparison (make hil, make cosim):
+#   expected_capture TAG BUILD SCENARIO PCAP
+# runs the simulator on SCENARIO with its capture into PCAP (its report in
+# PCAP.txt) and sets $frames to the capture's frame count; then the
+# negative control, recorded as the case NegativeControl: the comparison
+# must see one byte of the first frame's UDP payload changed.  Returns 1
+# when the simulator run failed.
+expected_capture() {
+    local tag=$1 build=$2 ini=$3 pcap=$4 out
+    "$build/nicsim" run "$ini" capture.pcap="$pcap" > "$pcap.txt" || return 1
+    frames=$("$build/pcap-compare" "$pcap" "$pcap" | grep -o '[0-9]* frames' | grep -o '[0-9]*')
+    echo "$tag: simulator: $frames frames in $pcap"
+    if out=$("$build/pcap-compare" --flip 1:45 "$pcap" "$pcap"); then
+        junit_record NegativeControl 0 "a capture with one byte changed compared equal" "$out"
+        echo "$tag: FAILED: the comparison does not see a one-byte change" >&2
+    else
+        junit_record NegativeControl 0 "" "$out"
+        echo "$tag: negative control: a one-byte change is caught ($(echo "$out" | head -1))"
+    fi
 }
