@@ -62,6 +62,8 @@ static const reg_name ixgbe_regs[] = {
     { 0x04240, 0, 1, "HLREG0" }, { 0x04244, 0, 1, "HLREG1" }, { 0x04248, 0, 1, "PAP" }, { 0x0425C, 0, 1, "MSCA" },
     { 0x04260, 0, 1, "MSRWD" }, { 0x04268, 0, 1, "MAXFRS" }, { 0x04294, 0, 1, "MFLCN" }, { 0x0429C, 0, 1, "MACS" },
     { 0x042A0, 0, 1, "AUTOC" }, { 0x042A4, 0, 1, "LINKS" }, { 0x042A8, 0, 1, "AUTOC2" },
+    { 0x042B0, 0, 1, "ANLP1" }, { 0x042D0, 0, 1, "MMNGC" }, { 0x08D00, 0, 1, "SECRXCTRL" },
+    { 0x08D04, 0, 1, "SECRXSTAT" },
     { 0x04900, 0, 1, "RTTDCS" }, { 0x04A80, 0, 1, "DMATXCTL" }, { 0x05000, 0, 1, "RXCSUM" },
     { 0x05008, 0, 1, "RFCTL" }, { 0x05080, 0, 1, "FCTRL" }, { 0x05088, 0, 1, "VLNCTRL" },
     { 0x05090, 0, 1, "MCSTCTRL" }, { 0x05200, 4, 128, "MTA" }, { 0x05400, 8, 16, "RAL" }, { 0x05404, 8, 16, "RAH" },
@@ -73,7 +75,7 @@ static const reg_name ixgbe_regs[] = {
     { 0x0A600, 8, 128, "MPSAR_LO" }, { 0x0A604, 8, 128, "MPSAR_HI" }, { 0x0CC00, 4, 8, "TXPBSIZE" },
     { 0x0EA00, 4, 64, "PSRTYPE" }, { 0x0EB00, 4, 32, "RETA" }, { 0x0EB80, 4, 10, "RSSRK" },
     { 0x0EC80, 0, 1, "MRQC" }, { 0x10010, 0, 1, "EEC" }, { 0x10014, 0, 1, "EERD" }, { 0x1001C, 0, 1, "FLA" },
-    { 0x10140, 0, 1, "SWSM" }, { 0x10148, 0, 1, "FWSM" }, { 0x10160, 0, 1, "GSSR" }, { 0x11000, 0, 1, "GCR" },
+    { 0x10140, 0, 1, "SWSM" }, { 0x10148, 0, 1, "FWSM" }, { 0x10150, 0, 1, "FACTPS" }, { 0x10160, 0, 1, "SW_FW_SYNC" }, { 0x11000, 0, 1, "GCR" },
     { 0x11050, 0, 1, "GCR_EXT" }, { 0x11064, 0, 1, "MREVID" }, { 0x15F00, 0, 1, "HICR" },
     { 0x15F0C, 0, 1, "FWSTS" },
 };
