@@ -398,25 +398,20 @@ cosim: deps
 	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
 	testbench/cosim/cosim.sh $(BUILD)
 
+# `make test` runs `make hil` and `make cosim` when QEMU is installed or
+# installable from the package registry; otherwise it records each check as
+# skipped (testbench/hil/skipped.sh).  $(call if_qemu,TARGET,SUITE)
+if_qemu = @if command -v qemu-system-x86_64 >/dev/null || \
+	    apt-cache policy qemu-system-x86 2>/dev/null | grep -q 'Candidate: [0-9]'; then \
+	  $(MAKE) --no-print-directory $(1); \
+	else \
+	  echo "$(1): skipped: qemu-system-x86 is neither installed nor installable here"; \
+	  testbench/hil/skipped.sh $(BUILD)/$(1)-results.xml "qemu-system-x86 is neither installed nor installable" $(2); \
+	fi
 cosim-if-installable:
-	@if command -v qemu-system-x86_64 >/dev/null || \
-	    apt-cache policy qemu-system-x86 2>/dev/null | grep -q 'Candidate: [0-9]'; then \
-	  $(MAKE) --no-print-directory cosim; \
-	else \
-	  echo "cosim: skipped: qemu-system-x86 is neither installed nor installable here"; \
-	  testbench/hil/skipped.sh $(BUILD)/cosim-results.xml "qemu-system-x86 is neither installed nor installable" Cosim; \
-	fi
-
-# `make test` runs `make hil` when QEMU is installed or installable from the
-# package registry; otherwise it records the check as skipped.
+	$(call if_qemu,cosim,Cosim)
 hil-if-installable:
-	@if command -v qemu-system-x86_64 >/dev/null || \
-	    apt-cache policy qemu-system-x86 2>/dev/null | grep -q 'Candidate: [0-9]'; then \
-	  $(MAKE) --no-print-directory hil; \
-	else \
-	  echo "hil: skipped: qemu-system-x86 is neither installed nor installable here"; \
-	  testbench/hil/skipped.sh $(BUILD)/hil-results.xml "qemu-system-x86 is neither installed nor installable"; \
-	fi
+	$(call if_qemu,hil,Hil)
 
 # ---- sweeps on a real cluster: Slurm and GNU parallel over ssh -----------------
 # `make cluster` runs a sweep's emitted job array on a one-node Slurm cluster
