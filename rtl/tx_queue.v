@@ -193,7 +193,11 @@ module tx_queue #(
     wire         rd_ide    = FMT == 0 && cache[rel_slot][95];  // CMD.IDE (legacy only)
     wire         bursting  = wthresh != 7'd0;
     wire [15:0]  wb_to_end = ring_size - rel_idx;
-    wire [6:0]   wb_n      = ({9'd0, n_wb} <= wb_to_end) ? n_wb : wb_to_end[6:0];
+    // a ring shrunk under the engine (TDLEN rewritten, to 0 among others,
+    // while descriptors wait for their write-back) has no end to stop at:
+    // the batch is written whole, as rx_queue does; without this a ring of
+    // 0 made a write-back request of 0 bytes (found by make fuzz-bounded)
+    wire [6:0]   wb_n      = (rel_idx >= ring_size || {9'd0, n_wb} <= wb_to_end) ? n_wb : wb_to_end[6:0];
     // release a descriptor that needs no write-back
     wire         wb_release = n_wb != 0 && !ws_active && !rd_rs && !armed;
     // non-burst: status write of one RS descriptor

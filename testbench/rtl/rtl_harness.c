@@ -58,6 +58,8 @@ static void breach(rtl_harness *h, const char *what)
 static void take_outputs(rtl_harness *h, uint8_t clocked)
 {
     nic_rtl_out *o = &h->out;
+    if (o->req_valid && o->req_len == 0)
+        breach(h, "a DMA request of length 0");
     if (o->req_valid) {
         if (o->req_write) {
             if (h->wr_open)

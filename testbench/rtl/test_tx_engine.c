@@ -136,6 +136,30 @@ static void test_unmodelled_access_reported(void)
     rh_free(h);
 }
 
+/* TDLEN rewritten to 0 while sent descriptors wait for a burst write-back
+ * (WTHRESH 8, four done): the write-back still carries the batch, never a
+ * request of 0 bytes (the bounded fuzz run found one: the write-back length
+ * was cut at the end of a ring of 0 descriptors). */
+static void test_ring_shrunk_under_write_back(void)
+{
+    rtl_harness *h = rh_new();
+    h->soft = 1;
+    txq q;
+    txq_setup(&q, h, 0, 16, (8u << 16) | (1u << 24), 0);   /* WTHRESH 8, GRAN */
+    rh_write(h, 0, E1000_TIDV, 100);                   /* the batch flushes after 102.4 us */
+    for (uint32_t i = 0; i < 4; i++)
+        put(&q, i, 60, CMD_EOP | CMD_IFCS | CMD_RS | CMD_IDE);
+    kick(&q);
+    rh_steps(h, 3000);                                 /* sent, the batch armed, not written back */
+    CU_ASSERT_EQUAL(h->nframes[0], 4);
+    CU_ASSERT_EQUAL(rh_tx_status(q.ring, 0) & E1000_TXD_STAT_DD, 0);
+    rh_write(h, 0, E1000_TDLEN, 0);
+    rh_steps(h, 20000);                                /* TIDV expires: the flush */
+    CU_ASSERT_STRING_EQUAL(h->error, "");
+    CU_ASSERT_EQUAL(rh_tx_status(q.ring, 0) & E1000_TXD_STAT_DD, E1000_TXD_STAT_DD);
+    rh_free(h);
+}
+
 static void test_single_packet_and_stats(void)
 {
     rtl_harness *h = rh_new();
@@ -808,6 +832,7 @@ static void register_suites(void)
     CU_add_test(s, "StatusReflectsStraps", test_status_reflects_straps);
     CU_add_test(s, "SinglePacketAndStats", test_single_packet_and_stats);
     CU_add_test(s, "UnmodelledAccessReported", test_unmodelled_access_reported);
+    CU_add_test(s, "RingShrunkUnderWriteBack", test_ring_shrunk_under_write_back);
     CU_add_test(s, "RingWrapSeveralSizes", test_ring_wrap_sizes);
     CU_add_test(s, "TailByOne", test_tail_by_one);
     CU_add_test(s, "TailByRingMinusOne", test_tail_by_ring_minus_one);
