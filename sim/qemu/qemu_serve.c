@@ -4,6 +4,7 @@
 #include "mpqemu.h"
 #include "pci_config.h"
 #include "../engine/nic_engine.h"
+#include "../system/system.h"
 #include "../../models/link_gen.h"
 #include "../../models/link_sink.h"
 #include <errno.h>
@@ -195,14 +196,9 @@ static int open_captures(server *s, const scenario *sc, char *err, size_t errlen
     const char *pat = scenario_str(sc, "capture", "pcap");
     for (int p = 0; p < s->nf && *pat; p++) {
         char path[1024];
-        const char *tok = strstr(pat, "{port}");
-        if (tok)
-            snprintf(path, sizeof path, "%.*s%d%s", (int)(tok - pat), pat, p, tok + 6);
-        else if (p == 0)
-            snprintf(path, sizeof path, "%s", pat);
-        else
-            break; /* one file: port 0's */
-        if (!(s->cap[p] = link_sink_new(path, err, errlen)))
+        /* every port may transmit: the guest's driver decides */
+        if (system_capture_port(pat, p, s->nf, path, sizeof path, err, errlen) != 0 ||
+            !(s->cap[p] = link_sink_new(path, err, errlen)))
             return -1;
     }
     return 0;

@@ -276,6 +276,10 @@ void system_captures_discard(nicsim_system *sys);
  * ports transmit; a {point} outside a sweep). */
 int system_capture_path(const scenario *sc, const app *a, int p, int nports, char *out, size_t n, char *err,
                         size_t errlen);
+/* The pattern step of it, for a front end that knows how many ports
+ * transmit: pattern with {port} replaced by p; refused (-1, err) with a
+ * {point} in it or without {port} when ntx > 1 ports transmit. */
+int system_capture_port(const char *pattern, int p, int ntx, char *out, size_t n, char *err, size_t errlen);
 /* Put the captures in place (0 = every pcap completed) and free everything. */
 int system_free(nicsim_system *sys, char *err, size_t errlen);
 

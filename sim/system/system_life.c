@@ -31,14 +31,19 @@ int system_capture_path(const scenario *sc, const app *a, int p, int nports, cha
     out[0] = 0;
     if (!pattern[0] || !a->transmits(sc, p, nports))
         return 0;
+    int ntx = 0;
+    for (int q = 0; q < nports; q++)
+        ntx += a->transmits(sc, q, nports);
+    return system_capture_port(pattern, p, ntx, out, n, err, errlen);
+}
+
+int system_capture_port(const char *pattern, int p, int ntx, char *out, size_t n, char *err, size_t errlen)
+{
     if (strstr(pattern, "{point}")) {
         snprintf(err, errlen, "capture.pcap: '%s': {point} stands for a sweep's point number (nicsim sweep only)",
                  pattern);
         return -1;
     }
-    int ntx = 0;
-    for (int q = 0; q < nports; q++)
-        ntx += a->transmits(sc, q, nports);
     const char *mark = strstr(pattern, "{port}");
     if (!mark) {
         if (ntx > 1) {
