@@ -1,12 +1,13 @@
 // Queue 0's statistics of one 82599 function (nic-facts B1: QPRC(n) 0x1030,
-// QBRC_L/H(n) 0x1034/0x1038, QPTC(n) 0x6030, QBTC(_L)(n) 0x6034, 0x40 apart).
+// QBRC_L/H(n) 0x1034/0x1038, QPTC(n) 0x6030, 0x40 apart; QBTC_L/H(n)
+// 0x8700/0x8704 + 8n, as DPDK's and Linux's ixgbe_type.h have them for the
+// 82599 (nic-facts' 0x6034 is the 82598's QBTC; DPDK's PMD found it)).
 // The general counters (GPRC, GPTC, ...) are the shared blocks
 // e1000_rx_stats and e1000_tx_stats; these are the per-queue ones, kept
 // for queue 0 only (the only queue with engines; the other queues' counters
 // read 0).  Every counter is cleared when it is read; QBRC, 64 bits, when
-// its high half is read, so a low-then-high read sees one value.  QBTC's
-// high half is not modelled (0x6038 is TDWBAL in the B1 map): QBTC_L is a
-// 32-bit counter of its own.  Octets count the frame from the destination
+// its high half is read, so a low-then-high read sees one value; QBTC the
+// same way.  Octets count the frame from the destination
 // address through the FCS (as GORC/GOTC do).
 module ixgbe_qstats (
     input  wire        clk,
@@ -17,11 +18,11 @@ module ixgbe_qstats (
     input  wire [15:0] tx_len,
     input  wire        rd_any,          // a register of this function is read
     input  wire        rd,              // a queue counter is read
-    input  wire [2:0]  rd_idx,          // 0 QPRC, 1 QBRC_L, 2 QBRC_H, 3 QPTC, 4 QBTC_L
+    input  wire [2:0]  rd_idx,          // 0 QPRC, 1 QBRC_L, 2 QBRC_H, 3 QPTC, 4 QBTC_L, 5 QBTC_H
     output reg  [31:0] rd_data          // the answer, OR'ed with the register file's
 );
-    reg [31:0] qprc, qptc, qbtc;
-    reg [63:0] qbrc;
+    reg [31:0] qprc, qptc;
+    reg [63:0] qbrc, qbtc;
 
     function [31:0] value(input [2:0] idx);
         case (idx)
@@ -29,7 +30,8 @@ module ixgbe_qstats (
             3'd1:    value = qbrc[31:0];
             3'd2:    value = qbrc[63:32];
             3'd3:    value = qptc;
-            3'd4:    value = qbtc;
+            3'd4:    value = qbtc[31:0];
+            3'd5:    value = qbtc[63:32];
             default: value = 32'd0;
         endcase
     endfunction
@@ -47,7 +49,7 @@ module ixgbe_qstats (
         if (rst || rx_ev || tx_ev || rd) begin
             qprc <= cnt(qprc, {31'd0, rx_ev}, 3'd0);
             qptc <= cnt(qptc, {31'd0, tx_ev}, 3'd3);
-            qbtc <= cnt(qbtc, tx_ev ? {16'd0, tx_len} : 32'd0, 3'd4);
+            qbtc <= (rst || (rd && rd_idx == 3'd5) ? 64'd0 : qbtc) + ((tx_ev && !rst) ? {48'd0, tx_len} : 64'd0);
             qbrc <= (rst || (rd && rd_idx == 3'd2) ? 64'd0 : qbrc) + ((rx_ev && !rst) ? {48'd0, rx_len} : 64'd0);
         end
     end

@@ -40,6 +40,12 @@ module ixgbe_regs #(
     input  wire        link_up,          // the port's link partner is there
     input  wire [47:0] mac_addr,         // as the EEPROM would load it: byte 0 (first on the wire) in 7:0
     input  wire [17:0] tick,             // 256 ns ticks since the previous edge (saturating)
+    // the card's EEPROM (ixgbe_eeprom) and the device-wide semaphores
+    // (ixgbe_sync), shared with the other function
+    output wire [7:0]  ee_addr,          // the word EERD reads
+    input  wire [15:0] ee_data,
+    input  wire [1:0]  dev_swsm,
+    input  wire [10:0] dev_sw_fw_sync,
     // MMIO
     input  wire        mmio_valid,
     input  wire        mmio_write,
@@ -119,7 +125,10 @@ module ixgbe_regs #(
                       RDRXCTL = 17'h02F00, RXCTRL = 17'h03000, MPC0 = 17'h03FA0, RNBC0 = 17'h03FC0,
                       HLREG0 = 17'h04240, AUTOC = 17'h042A0, LINKS = 17'h042A4, RTTDCS = 17'h04900,
                       DMATXCTL = 17'h04A80, FCTRL = 17'h05080, RAL0 = 17'h05400, RAH0 = 17'h05404,
-                      DTXMXSZRQ = 17'h08100;
+                      DTXMXSZRQ = 17'h08100, EERD = 17'h10014, SWSM = 17'h10140, FWSM = 17'h10148,
+                      FACTPS = 17'h10150, SW_FW_SYNC = 17'h10160, ANLP1 = 17'h042B0, MSCA = 17'h0425C,
+                      MSRWD = 17'h04260, SECRXCTRL = 17'h08D00, SECRXSTAT = 17'h08D04,
+                      QBTC_L0 = 17'h08700, QBTC_H0 = 17'h08704;
     // dword offsets inside a queue's 0x40-byte slot of the RX and TX banks (B1)
     localparam [3:0]  Q_BAL = 4'h0, Q_BAH = 4'h1, Q_LEN = 4'h2, Q_H = 4'h4, Q_T = 4'h6,
                       Q_DCTL = 4'hA, Q_PC = 4'hC, Q_BC_L = 4'hD, Q_BC_H = 4'hE,   // RX: QPRC, QBRC_L/H
@@ -136,11 +145,23 @@ module ixgbe_regs #(
     //   SRRCTL: BSIZEPKT 2 KB, BSIZEHDR 256 B
     //   DCA_RXCTRL: bit 12 set (B1: "resets to 1")
     //   RXPBSIZE(0) 128 KB, TXPBSIZE(0) 40 KB (what B1a steps 9-10 program), the others 0
-    localparam [31:0] HLREG0_RST = 32'h00000401, SRRCTL_RST = 32'h00000402, DCA_RST = 32'h00001000;
+    //   AUTOC: LMS (15:13) = 001, 10 Gb/s without autonegotiation, and
+    //     10G_PMA_PMD (8:7) = 01, KX4: the card's EEPROM default for what the
+    //     model is, a 10 Gb/s link that comes up after a delay, with no
+    //     autonegotiation to model (DPDK takes it as its original AUTOC and
+    //     restores it at every reset; LMS 0 would be 1 Gb/s)
+    localparam [31:0] HLREG0_RST = 32'h00000401, SRRCTL_RST = 32'h00000402, DCA_RST = 32'h00001000,
+                      AUTOC_RST = 32'h00002080;
     localparam [9:0]  RXPB0_RST = 10'd128, TXPB0_RST = 10'd40;
 
     reg [31:0] ctrl, ctrl_ext, rdrxctl, rxctrl, hlreg0, autoc, rttdcs, dmatxctl, fctrl;
     reg [31:0] ral0, rah0, dtxmxszrq, eiam_r, gpie;
+    reg [1:0]  secrxctrl;                // SECRXCTRL.RX_DIS (1) as written; SECRX_DIS (0) reads 1
+    reg [31:0] msca;                     // MDIO command/address: MDI_COMMAND (30) self-clears
+    reg [15:0] msrwd_w;                  // MSRWD's write data half
+    reg [13:0] eerd_addr;                // EERD.ADDR (15:2): the word asked for
+    reg        eerd_done;                // EERD.DONE (1)
+    assign ee_addr = eerd_addr[7:0];     // the 256-word part ignores the rest
     assign eiam = eiam_r;
     reg [4:0]  rst_cnt, lnk_cnt;
     reg [17:0] ard_left, dma_left, link_left;
@@ -237,9 +258,12 @@ module ixgbe_regs #(
     assign stat_rd   = rd && ((stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC) || a == MPC0 || a == RNBC0);
     assign stat_idx  = (a == MPC0) ? I_MPC : (a == RNBC0) ? I_RNBC : a[9:2];
     // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC, QBTC_L (TX bank)
-    assign qstat_rd  = rd && qn == 3'd0 && ((rxq_blk && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
-                                            (txq_blk && (qr == Q_PC || qr == Q_BC_L)));
-    assign qstat_idx = txq_blk ? ((qr == Q_PC) ? 3'd3 : 3'd4) :
+    // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC (TX bank), QBTC_L/H
+    // (0x8700/0x8704: the 82599's places, DPDK's and Linux's ixgbe_type.h;
+    // 0x6034 was the 82598's 32-bit QBTC)
+    assign qstat_rd  = rd && ((qn == 3'd0 && ((rxq_blk && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
+                                              (txq_blk && qr == Q_PC))) || a == QBTC_L0 || a == QBTC_H0);
+    assign qstat_idx = (a == QBTC_L0) ? 3'd4 : (a == QBTC_H0) ? 3'd5 : txq_blk ? 3'd3 :
                        (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
 
     // ---- what is implemented: every register the two blocks above and
@@ -247,17 +271,25 @@ module ixgbe_regs #(
     wire rxq_known = qr == Q_BAL || qr == Q_BAH || qr == Q_LEN || qr == Q_H || qr == Q_T || qr == Q_DCTL ||
                      (qn == 3'd0 && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H));
     wire txq_known = qr == Q_BAL || qr == Q_BAH || qr == Q_LEN || qr == Q_H || qr == Q_T || qr == Q_DCTL ||
-                     qr == Q_WBAL || qr == Q_WBAH;
+                     qr == Q_WBAL || qr == Q_WBAH || (qn == 3'd0 && qr == Q_PC);
+    // the per-queue counters of queues 1..15, which have no engines and so
+    // count nothing: QPRC, QBRC_L/H (0x1030.. in the RX bank, 0x40 apart),
+    // QPTC (0x6030.., TX bank), QBTC_L/H (0x8700 + 8n, 0x8704 + 8n)
+    wire q_idle_counter = (a[16:10] == 7'h04 && a[9:6] != 4'd0 && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
+                          (a[16:10] == 7'h18 && a[9:6] != 4'd0 && qr == Q_PC) ||
+                          (a[16:7] == 10'h10E && a[6:3] != 4'd0);
     wire one_known = a == CTRL || a == STATUS || a == CTRL_EXT || a == EEC || a == EICR || a == EICS ||
                      a == EIAC || a == EITR0 || a == EIMS || a == EIMC || a == EIAM || a == EIAM_EX0 ||
                      a == GPIE || a == RDRXCTL || a == RXCTRL || a == HLREG0 || a == AUTOC || a == LINKS ||
-                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == RAL0 || a == RAH0 || a == DTXMXSZRQ;
+                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == RAL0 || a == RAH0 || a == DTXMXSZRQ ||
+                     a == EERD || a == SWSM || a == FWSM || a == FACTPS || a == SW_FW_SYNC || a == ANLP1 ||
+                     a == MSCA || a == MSRWD || a == SECRXCTRL || a == SECRXSTAT || a == QBTC_L0 || a == QBTC_H0;
     // MPC(1..7) and RNBC(1..7) count for packet buffers 1..7, which the
     // model does not have (RXPBSIZE(1..7) hold sizes nothing uses): they
     // read 0, as the counters of unused buffers do
     wire pb_counter = a[16:5] == 12'h1FD || a[16:5] == 12'h1FE;   // 0x3FA0 .. 0x3FDF
     assign mmio_known = (rxq_blk && rxq_known) || (txq_blk && txq_known) || srr_blk || dca_blk || rxpb_blk ||
-                        txpb_blk || one_known || pb_counter ||
+                        txpb_blk || one_known || pb_counter || q_idle_counter ||
                         (stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC && stat_known);
 
     // ---- modelled delays ----
@@ -279,7 +311,8 @@ module ixgbe_regs #(
 
     wire [31:0] status = {12'd0, !ctrl[2] /* GIO master enable: not GIO_DIS */, 15'd0, FUNC /* LAN_ID */, 2'b00};
     wire [31:0] links  = {1'b0, link_q, link_q ? 2'b11 : 2'b00, 28'd0};
-    wire [31:0] eec    = {22'd0, ard_left == 0, 1'b1 /* PRES */, 8'd0};
+    // EEC: SIZE (14:11) = 2, a 256-word EEPROM (ixgbe_eeprom); ARD; PRES
+    wire [31:0] eec    = {17'd0, 4'd2, 1'b0, ard_left == 0, 1'b1, 8'd0};
 
     // KB of a packet-buffer size register, capped at the memory the model has
     function [6:0] kb_cap(input [9:0] kb);
@@ -323,8 +356,10 @@ module ixgbe_regs #(
         end
 
         if (func_rst) begin
-            ctrl <= 0; ctrl_ext <= 0; rdrxctl <= 0; rxctrl <= 0; hlreg0 <= HLREG0_RST; autoc <= 0;
+            ctrl <= 0; ctrl_ext <= 0; rdrxctl <= 0; rxctrl <= 0; hlreg0 <= HLREG0_RST; autoc <= AUTOC_RST;
+            secrxctrl <= 2'b01; msca <= 0; msrwd_w <= 0;
             rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam_r <= 0; gpie <= 0;
+            eerd_addr <= 0; eerd_done <= 1'b0;
             // receive address 0 as the EEPROM auto-read loads it: RAL bytes
             // 0-3, RAH bytes 4-5 and AV (bit 31)
             ral0 <= mac_addr[31:0];
@@ -391,6 +426,14 @@ module ixgbe_regs #(
                     DTXMXSZRQ: dtxmxszrq <= mmio_wdata;
                     EIAM, EIAM_EX0: eiam_r <= mmio_wdata;
                     GPIE:      gpie <= mmio_wdata;
+                    // a read with START completes at this edge: the
+                    // EEPROM model answers at once (ixgbe_eeprom)
+                    EERD:      begin eerd_addr <= mmio_wdata[15:2]; eerd_done <= mmio_wdata[0]; end
+                    // an MDIO command completes at once: there is no PHY on
+                    // the bus (a backplane port), so nothing answers
+                    MSCA:      msca <= mmio_wdata & ~32'h40000000;
+                    MSRWD:     msrwd_w <= mmio_wdata[15:0];
+                    SECRXCTRL: secrxctrl <= {mmio_wdata[1], 1'b1};
                     default: ;
                 endcase
             end
@@ -454,6 +497,25 @@ module ixgbe_regs #(
                     RAL0:      mmio_rdata <= ral0;
                     RAH0:      mmio_rdata <= rah0;
                     DTXMXSZRQ: mmio_rdata <= dtxmxszrq;
+                    EERD:      mmio_rdata <= {ee_data, eerd_addr, eerd_done, 1'b0};
+                    SWSM:      mmio_rdata <= {30'd0, dev_swsm};
+                    SW_FW_SYNC: mmio_rdata <= {21'd0, dev_sw_fw_sync};
+                    // no firmware (FWSM 0: no manageability mode); FACTPS 0:
+                    // D0, no manageability clock gating
+                    FWSM, FACTPS: mmio_rdata <= 32'd0;
+                    // AN_STATE (19:16) non-zero: the autonegotiation state
+                    // machine is out of reset (DPDK's reset_pipeline_82599
+                    // waits for that); the model negotiates nothing, so no
+                    // link-partner ability bits
+                    ANLP1:     mmio_rdata <= 32'h00010000;
+                    MSCA:      mmio_rdata <= msca;
+                    // read data (31:16) of an MDIO bus with no PHY: the
+                    // pulled-up line reads all ones
+                    MSRWD:     mmio_rdata <= {16'hFFFF, msrwd_w};
+                    // no security (IPsec) engine: SECRX_DIS reads 1, and the
+                    // RX security path is always ready (SECRX_RDY)
+                    SECRXCTRL: mmio_rdata <= {30'd0, secrxctrl};
+                    SECRXSTAT: mmio_rdata <= 32'h00000001;
                     // the TX counters answer through here; the RX and
                     // queue counters register their own answers
                     default:   mmio_rdata <= stat_win ? stat_data : 32'd0;

@@ -126,11 +126,23 @@ module nic82599 #(
         .dma_wvalid(dma_wvalid), .dma_wdata(dma_wdata), .mmio_rvalid(mmio_rvalid), .mmio_rdata(mmio_rdata),
         .idle(idle));
 
+    // ---- beside the functions: the card's EEPROM and the semaphores the
+    // two functions' drivers share ----
+    wire [15:0] ee_addr;                // function f's EERD word in [8f +: 8]
+    wire [31:0] ee_data;
+    wire [1:0]  swsm;
+    wire [10:0] sw_fw_sync;
+    ixgbe_eeprom eeprom (.mac_addr(mac_addr), .addr0(ee_addr[7:0]), .addr1(ee_addr[15:8]),
+                         .data0(ee_data[15:0]), .data1(ee_data[31:16]));
+    ixgbe_sync sync (.clk(clk), .rst(rst), .mmio_valid(mmio_valid_q), .mmio_write(mmio_write_q),
+                     .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q[10:0]), .swsm(swsm), .sw_fw_sync(sw_fw_sync));
+
     genvar f;
     generate for (f = 0; f < NFUNC; f = f + 1) begin : g_func
         ixgbe_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .mac_addr(mac_addr[48*f +: 48]),
             .tick(func_tick[18*f +: 18]),
+            .ee_addr(ee_addr[8*f +: 8]), .ee_data(ee_data[16*f +: 16]), .dev_swsm(swsm), .dev_sw_fw_sync(sw_fw_sync),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
             .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]), .mmio_known(m_known[f]),
@@ -168,11 +180,12 @@ module nic82599 #(
         assign irq[f] = 1'b0;
         assign func_next_timer[18*f +: 18] = 18'h3FFFF;
         assign busy[f] = rv;
+        assign ee_addr[8*f +: 8] = 8'd0;
         // the port's straps and streams go nowhere
         /* verilator lint_off UNUSEDSIGNAL */
         wire unused = &{1'b0, func_clk[f], link_up[f], mac_addr[48*f +: 48], func_tick[18*f +: 18],
                         mac_tx_ready[f], rxv_q[f], rxd_q[256*f +: 256], rxn_q[6*f +: 6], rxl_q[f], rxc_q[f],
-                        req_ready[f]};
+                        req_ready[f], ee_data[16*f +: 16]};
         /* verilator lint_on UNUSEDSIGNAL */
     end endgenerate
 

@@ -214,9 +214,12 @@
 #define IXGBE_TDT(n)         (0x06018u + 0x40u * (uint32_t)(n))
 #define IXGBE_TXDCTL(n)      (0x06028u + 0x40u * (uint32_t)(n))
 #define IXGBE_QPTC(n)        (0x06030u + 0x40u * (uint32_t)(n))
-#define IXGBE_QBTC_L(n)      (0x06034u + 0x40u * (uint32_t)(n))
 #define IXGBE_TDWBAL(n)      (0x06038u + 0x40u * (uint32_t)(n))
 #define IXGBE_TDWBAH(n)      (0x0603Cu + 0x40u * (uint32_t)(n))
+/* 82599 places (Linux and DPDK ixgbe_type.h); 0x6034 + 0x40n was the
+ * 82598's 32-bit QBTC */
+#define IXGBE_QBTC_L(n)      (0x08700u + 8u * (uint32_t)(n))
+#define IXGBE_QBTC_H(n)      (0x08704u + 8u * (uint32_t)(n))
 #define IXGBE_RTTDCS         0x04900u
 #define IXGBE_DMATXCTL       0x04A80u
 #define IXGBE_DTXMXSZRQ      0x08100u

@@ -126,13 +126,17 @@ static void test_unmodelled_access_reported(void)
     rh_read32(h, 0, 0x042A4);                         /* LINKS */
     rh_read32(h, 1, 0x03FBC);                         /* MPC(7): packet buffer 7, reads 0 */
     rh_read32(h, 0, 0x01030);                         /* QPRC(0) */
+    rh_read32(h, 0, 0x06030);                         /* QPTC(0) */
+    rh_read32(h, 0, 0x08700);                         /* QBTC_L(0) */
+    rh_read32(h, 0, 0x01070);                         /* QPRC(1): queue 1 has no engine, reads 0 */
+    rh_write(h, 1, 0x10014, 1);                       /* EERD: the EEPROM model answers */
     rh_steps(h, 4);
     CU_ASSERT_EQUAL(h->unmodelled, 0);
-    rh_read32(h, 0, 0x01070);                         /* QPRC(1): no counter of queue 1 */
-    rh_write(h, 1, 0x10014, 1);                       /* EERD: no EEPROM interface */
+    rh_read32(h, 0, 0x06034);                         /* the 82598's QBTC: none on the 82599 */
+    rh_write(h, 1, 0x05000, 0x300);                   /* RXCSUM: not modelled */
     rh_steps(h, 4);
     CU_ASSERT_EQUAL(h->unmodelled, 2);
-    CU_ASSERT(h->um_func == 1 && h->um_write == 1 && h->um_off == 0x10014);
+    CU_ASSERT(h->um_func == 1 && h->um_write == 1 && h->um_off == 0x05000);
     rh_free(h);
 }
 

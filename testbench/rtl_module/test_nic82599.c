@@ -38,6 +38,28 @@
 #define DMA_TICKS   40u
 #define LINK_TICKS  391u
 
+/* Registers only an independent driver (DPDK's ixgbe PMD, issue 20) uses:
+ * offsets and bits from DPDK's ixgbe_type.h, not the driver's header */
+#define EERD            0x10014u
+#define EERD_START      1u
+#define EERD_DONE       2u
+#define EERD_ADDR_SHIFT 2
+#define EEC_SIZE(v)     (((v) >> 11) & 0xFu)      /* words: 1 << (SIZE + 6) */
+#define SWSM            0x10140u
+#define SWSM_SMBI       1u
+#define SWSM_SWESMBI    2u
+#define FWSM            0x10148u
+#define SW_FW_SYNC      0x10160u
+#define ANLP1           0x042B0u
+#define ANLP1_AN_STATE  (0xFu << 16)
+#define MSCA            0x0425Cu
+#define MSCA_COMMAND    (1u << 30)
+#define MSRWD           0x04260u
+#define SECRXCTRL       0x08D00u
+#define SECRXSTAT       0x08D04u
+#define AUTOC_KX4       (1u << 7)                 /* 10G_PMA_PMD = 01 */
+#define AUTOC_LMS_10G_NO_AN (1u << 13)            /* LMS = 001 */
+
 static const uint64_t MAC0 = 0x564433221100ull;     /* 00:11:22:33:44:56 */
 static const uint64_t MAC1 = 0xAB8967452302ull;     /* 02:23:45:67:89:ab */
 
@@ -611,7 +633,8 @@ static void test_bring_up(void)
     (void)rd32(0, IXGBE_EICR);
     rmw(0, IXGBE_AUTOC, IXGBE_AUTOC_LMS_MASK, IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_AN_RESTART);
     uint64_t t1 = e.ticks;
-    CU_ASSERT_EQUAL(rd32(0, IXGBE_AUTOC), IXGBE_AUTOC_LMS_10G_SERIAL);   /* AN_RESTART is a strobe */
+    /* AN_RESTART is a strobe; the rest of the reset value (KX4) stays */
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_AUTOC), IXGBE_AUTOC_LMS_10G_SERIAL | AUTOC_KX4);
     run_ticks(LINK_TICKS - 20);
     CU_ASSERT_FALSE(rd32(0, IXGBE_LINKS) & IXGBE_LINKS_UP);
     CU_ASSERT_FALSE(rd32(0, IXGBE_EICR) & IXGBE_EICR_LSC);
@@ -629,6 +652,112 @@ static void test_bring_up(void)
     /* the whole ixy sequence on port 0; on port 1 it stops at the link */
     CU_ASSERT_EQUAL(bring_up(0), 0);
     CU_ASSERT_EQUAL(bring_up(1), 4);
+    env_down();
+}
+
+/* The card's EEPROM through EERD, as DPDK's base code reads and checks it
+ * (ixgbe_init_eeprom_params_generic, ixgbe_calc_eeprom_checksum_generic):
+ * EEC.SIZE gives 256 words, both functions read the same image, its
+ * checksum holds, and the LAN Core modules hold the MAC-address straps. */
+static void test_eeprom_image(void)
+{
+    env_up();
+    uint32_t eec = rd32(0, IXGBE_EEC);
+    CU_ASSERT(eec & IXGBE_EEC_PRES);
+    unsigned words = 1u << (EEC_SIZE(eec) + 6);
+    CU_ASSERT_EQUAL_FATAL(words, 256);
+    uint16_t w[2][256];
+    for (int f = 0; f < 2; f++)
+        for (unsigned a = 0; a < words; a++) {
+            wr32(f, EERD, a << EERD_ADDR_SHIFT | EERD_START);
+            uint32_t v = rd32(f, EERD);
+            CU_ASSERT_EQUAL(v & EERD_DONE, EERD_DONE);
+            CU_ASSERT_EQUAL((v >> EERD_ADDR_SHIFT) & 0x3FFFu, a);
+            w[f][a] = (uint16_t)(v >> 16);
+        }
+    CU_ASSERT(memcmp(w[0], w[1], sizeof w[0]) == 0);
+    /* the checksum: words 0x00..0x3E, then each present section pointed to
+     * by words 0x03..0x0E but 0x04 and 0x05 (PHY, option ROM) */
+    uint16_t sum = 0;
+    for (unsigned a = 0; a < 0x3F; a++)
+        sum = (uint16_t)(sum + w[0][a]);
+    for (unsigned i = 0x03; i < 0x0F; i++) {
+        uint16_t ptr = w[0][i], len;
+        if (i == 0x04 || i == 0x05 || ptr == 0 || ptr == 0xFFFF || ptr >= words)
+            continue;
+        len = w[0][ptr];
+        if (len == 0 || len == 0xFFFF || ptr + len >= words)
+            continue;
+        for (unsigned j = ptr + 1u; j <= ptr + (unsigned)len; j++)
+            sum = (uint16_t)(sum + w[0][j]);
+    }
+    CU_ASSERT_EQUAL((uint16_t)(0xBABA - sum), w[0][0x3F]);
+    /* LAN Core 0 / 1 modules (pointers 0x09 / 0x0A): length 3, the address */
+    const uint64_t mac[2] = { MAC0, MAC1 };
+    for (int p = 0; p < 2; p++) {
+        uint16_t ptr = w[0][0x09 + p];
+        CU_ASSERT_FATAL(ptr > 0x3F && ptr + 3u < words);
+        CU_ASSERT_EQUAL(w[0][ptr], 3);
+        for (int k = 0; k < 3; k++)
+            CU_ASSERT_EQUAL(w[0][ptr + 1 + k], (uint16_t)(mac[p] >> (16 * k)));
+    }
+    /* no firmware module, no SAN MAC blocks */
+    CU_ASSERT_EQUAL(w[0][0x0F], 0xFFFF);
+    CU_ASSERT_EQUAL(w[0][0x27], 0xFFFF);
+    CU_ASSERT_EQUAL(w[0][0x28], 0xFFFF);
+    env_down();
+}
+
+/* SWSM and SW_FW_SYNC are one copy for the device: a semaphore one
+ * function's driver took is taken for the other's.  SMBI is set by the read
+ * that returns 0; SWESMBI and the software bits of SW_FW_SYNC stick; the
+ * firmware bits read 0. */
+static void test_shared_semaphores(void)
+{
+    env_up();
+    CU_ASSERT_EQUAL(rd32(0, SWSM), 0);                   /* function 0 owns SMBI now */
+    CU_ASSERT_EQUAL(rd32(1, SWSM) & SWSM_SMBI, SWSM_SMBI);
+    CU_ASSERT_EQUAL(rd32(0, SWSM) & SWSM_SMBI, SWSM_SMBI);
+    wr32(0, SWSM, SWSM_SMBI | SWSM_SWESMBI);
+    CU_ASSERT_EQUAL(rd32(1, SWSM), SWSM_SMBI | SWSM_SWESMBI);
+    wr32(0, SWSM, 0);                                    /* released */
+    CU_ASSERT_EQUAL(rd32(1, SWSM), 0);                   /* function 1 takes it */
+    CU_ASSERT_EQUAL(rd32(0, SWSM), SWSM_SMBI);
+    wr32(1, SWSM, 0);
+    wr32(0, SW_FW_SYNC, 0xFFFFFFFFu);
+    CU_ASSERT_EQUAL(rd32(1, SW_FW_SYNC), 0x41Fu);        /* EEP, PHY0/1, MAC_CSR, FLASH, SW_MNG */
+    wr32(1, SW_FW_SYNC, 0x2u);
+    CU_ASSERT_EQUAL(rd32(0, SW_FW_SYNC), 0x2u);
+    /* a function reset is not a device reset: the semaphores stay */
+    wr32(0, IXGBE_CTRL, IXGBE_CTRL_RST_MASK);
+    run_ticks(4);
+    CU_ASSERT_EQUAL(rd32(0, SW_FW_SYNC), 0x2u);
+    CU_ASSERT_EQUAL(rd32(0, FWSM), 0);                   /* no firmware */
+    env_down();
+}
+
+/* What a backplane (KX4) port without a PHY shows a driver: AUTOC's reset
+ * value, an autonegotiation state machine out of reset, an MDIO bus where
+ * commands complete and nothing answers, and no security engine. */
+static void test_backplane_registers(void)
+{
+    env_up();
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_AUTOC), AUTOC_LMS_10G_NO_AN | AUTOC_KX4);
+    CU_ASSERT(rd32(0, ANLP1) & ANLP1_AN_STATE);
+    wr32(0, MSCA, MSCA_COMMAND | 0x0C000002u);           /* read, PHY 0, register 2 */
+    CU_ASSERT_EQUAL(rd32(0, MSCA) & MSCA_COMMAND, 0);
+    CU_ASSERT_EQUAL(rd32(0, MSRWD) >> 16, 0xFFFFu);
+    CU_ASSERT_EQUAL(rd32(0, SECRXCTRL), 1u);             /* SECRX_DIS: no engine */
+    wr32(0, SECRXCTRL, 0);
+    CU_ASSERT_EQUAL(rd32(0, SECRXCTRL), 1u);
+    wr32(0, SECRXCTRL, 2u);                              /* RX_DIS */
+    CU_ASSERT_EQUAL(rd32(0, SECRXCTRL), 3u);
+    CU_ASSERT_EQUAL(rd32(0, SECRXSTAT) & 1u, 1u);        /* SECRX_RDY */
+    /* CTRL.RST brings AUTOC back to its default */
+    wr32(0, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL);
+    wr32(0, IXGBE_CTRL, IXGBE_CTRL_RST_MASK);
+    run_ticks(4);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_AUTOC), AUTOC_LMS_10G_NO_AN | AUTOC_KX4);
     env_down();
 }
 
@@ -740,6 +869,8 @@ static void test_transmit(void)
     CU_ASSERT_EQUAL(rd32(0, IXGBE_QPTC(0)), 8);
     CU_ASSERT_EQUAL(rd32(0, IXGBE_QPTC(0)), 0);
     CU_ASSERT_EQUAL(rd32(0, IXGBE_QBTC_L(0)), 8 * 64);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_QBTC_H(0)), 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_QBTC_L(0)), 0);          /* cleared with the high half */
     CU_ASSERT_EQUAL(rd32(0, IXGBE_QPTC(1)), 0);
     CU_ASSERT_EQUAL(rd32(1, IXGBE_GPTC), 0);
     CU_ASSERT(e.irq_rises[0] >= 1);
@@ -1341,6 +1472,9 @@ static void register_suites(void)
 {
     CU_pSuite s = CU_add_suite("Nic82599", NULL, NULL);
     CU_add_test(s, "BringUp", test_bring_up);
+    CU_add_test(s, "EepromImage", test_eeprom_image);
+    CU_add_test(s, "SharedSemaphores", test_shared_semaphores);
+    CU_add_test(s, "BackplaneRegisters", test_backplane_registers);
     CU_add_test(s, "QueueRegisters", test_queue_registers);
     CU_add_test(s, "Transmit", test_transmit);
     CU_add_test(s, "TransmitWriteBack", test_transmit_write_back);
