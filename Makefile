@@ -56,20 +56,22 @@ RTL_SRCS := $(wildcard rtl/*.v)
 RTL_INCS := $(wildcard rtl/*.vh)
 RTL_TOP := nic82546
 VL_DIR := $(BUILD)/verilated
+# VL_DEFINES: Verilog defines for a build of its own (BUILD=...), such as
+# the planted defect of make cosim-plant; empty otherwise
 VL_FLAGS := --cc -O3 -Irtl --top-module $(RTL_TOP) -Wall -Wno-fatal --x-assign fast --x-initial fast \
-            --noassert -Mdir $(VL_DIR) --prefix Vnic82546
+            --noassert -Mdir $(VL_DIR) --prefix Vnic82546 $(VL_DEFINES)
 VL_CXXFLAGS := -std=gnu++17 -O3 -I$(VL_DIR) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(SAN) $(LTO) -g
 VL_RUNTIME := $(BUILD)/vlrt/verilated.o $(BUILD)/vlrt/verilated_threads.o
 # The 82599 personality: a second Verilated top with the same interface.
 RTL_TOP_82599 := nic82599
 VL_DIR_82599 := $(BUILD)/verilated82599
 VL_FLAGS_82599 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -Wall -Wno-fatal --x-assign fast --x-initial fast \
-            --noassert -Mdir $(VL_DIR_82599) --prefix Vnic82599
+            --noassert -Mdir $(VL_DIR_82599) --prefix Vnic82599 $(VL_DEFINES)
 # The 82599 with port 0 only (NFUNC=1): what the simulator runs when no app
 # drives port 1 of a card, so the idle port's logic costs nothing per cycle.
 VL_DIR_82599_1 := $(BUILD)/verilated82599x1
 VL_FLAGS_82599_1 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -GNFUNC=1 -Wall -Wno-fatal --x-assign fast \
-            --x-initial fast --noassert -Mdir $(VL_DIR_82599_1) --prefix Vnic82599x1
+            --x-initial fast --noassert -Mdir $(VL_DIR_82599_1) --prefix Vnic82599x1 $(VL_DEFINES)
 RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
            $(VL_DIR_82599_1)/Vnic82599x1__ALL.a $(VL_RUNTIME)
 # Everything in one archive: each binary pulls only the objects it needs, so a
@@ -77,7 +79,7 @@ RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR
 NICSIM_LIB := $(BUILD)/libnicsim.a
 
 .PHONY: all systemc l3fwd deps run test check check-san docs-check pictures unit rtl-tests sys-tests lint layers synth fuzz fuzz-deps \
-        fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cosim cosim-if-installable cluster cluster-deps cluster-if-installable
+        fuzz-bounded bench predictions clean diff-replay hil hil-if-installable cosim cosim-plant cosim-if-installable cluster cluster-deps cluster-if-installable
 all: $(BUILD)/nicsim $(BUILD)/nicsim-hw $(BUILD)/nicsim-systemc $(BUILD)/nicsim-systemc-example
 
 deps:
@@ -397,6 +399,13 @@ hil: deps
 cosim: deps
 	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
 	testbench/cosim/cosim.sh $(BUILD)
+
+# make cosim-plant: the DPDK case must catch a planted RTL defect (the
+# 82599's RX write-back length 4 bytes long; testbench/cosim/plant.sh
+# builds nicsim with it into build/plant).  Not part of make test.
+cosim-plant: deps
+	$(MAKE) --no-print-directory all $(BUILD)/pcap-compare
+	testbench/cosim/plant.sh $(BUILD)
 
 # `make test` runs `make hil` and `make cosim` when QEMU is installed or
 # installable from the package registry; otherwise it records each check as

@@ -92,6 +92,7 @@ struct link_gen {
     int ended;
     /* synthetic */
     uint32_t size, flows, ppf, stride;
+    uint32_t size_min, size_span;  /* size_max: frame k is size_min + (k * 997) % size_span */
     uint32_t dst_net, dst_host_mask, dst_base;
     uint8_t ip_version;
     uint8_t dst6[16];
@@ -234,6 +235,15 @@ link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
                  LINK_GEN_MIN_SIZE, LINK_GEN_MAX_SIZE);
         return NULL;
     }
+    if (c->size_max && (c->size_max <= c->size || c->size_max > LINK_GEN_MAX_SIZE)) {
+        snprintf(err, errlen, "link gen: largest frame size %u not in %u..%d", c->size_max, c->size + 1,
+                 LINK_GEN_MAX_SIZE);
+        return NULL;
+    }
+    if (c->size_max && c->ip_version != 4) {
+        snprintf(err, errlen, "link gen: a range of frame sizes is for IPv4 frames only");
+        return NULL;
+    }
     if (c->flows == 0 || c->pkts_per_flow == 0) {
         snprintf(err, errlen, "link gen: flows and packets per flow must be >= 1");
         return NULL;
@@ -271,6 +281,8 @@ link_gen *link_gen_new(const link_gen_cfg *c, char *err, size_t errlen)
         return NULL;
     }
     g->size = c->size;
+    g->size_min = c->size;
+    g->size_span = c->size_max ? c->size_max - c->size + 1 : 0;
     g->flows = c->flows;
     g->ppf = c->pkts_per_flow;
     g->dst_host_mask = host_mask;
@@ -370,6 +382,14 @@ static uint8_t *build_frame(link_gen *g, uint64_t k, uint32_t *flow_out)
     }
     uint32_t dst = g->dst_net | ((g->dst_base + flow * g->stride) & g->dst_host_mask);
     uint8_t *ip = g->frame + IP_OFF;
+    if (g->size_span) {
+        /* this frame's size: the previous one's FCS goes back to payload
+         * zeros, the length fields follow */
+        memset(g->frame + g->size - 4, 0, 4);
+        g->size = g->size_min + (uint32_t)((k % g->size_span) * 997u % g->size_span);
+        put16(ip + 2, (uint16_t)(g->size - 4 - ETH_HLEN));
+        put16(g->frame + UDP_OFF + 4, (uint16_t)(g->size - 4 - ETH_HLEN - IP_HLEN));
+    }
     put16(ip + 4, (uint16_t)k); /* IP ID: the sequence number's low 16 bits */
     put32(ip + 16, dst);
     put16(ip + 10, 0);
@@ -428,8 +448,8 @@ int link_gen_next(link_gen *g, link_gen_frame *out)
         }
         g->idx++;
     } else {
-        len = g->size;
         data = build_frame(g, k, &flow);
+        len = g->size;
     }
     if (bad) {
         for (uint32_t i = len - 4; i < len; i++)

@@ -3,7 +3,8 @@
  * with the picosecond times at which its preamble starts and its last bit
  * (the end of the FCS) arrives.  Two sources:
  *
- *  - synthetic: IPv4/UDP frames of one size (64..1518 bytes incl. the FCS) to
+ *  - synthetic: IPv4/UDP frames of one size (64..1518 bytes incl. the FCS),
+ *    or IPv4 frames spread over a range of sizes (size_max), to
  *    N flows × M packets per flow (a flow is a destination address: M
  *    consecutive frames to flow 0, then M to flow 1, ..., cycling), at an
  *    offered rate or at line rate, for a count and/or a duration; or IPv6
@@ -56,6 +57,12 @@ typedef struct link_gen_cfg {
                                carry a wrong FCS (inverted); 0 = none (default) */
     /* synthetic source */
     uint32_t size;          /* frame size incl. FCS, 64..1518; default 64 */
+    uint32_t size_max;      /* 0 (default): every frame is size bytes; else
+                               size < size_max <= 1518 and frame k is
+                               size + (k * 997) mod (size_max - size + 1)
+                               bytes (997 is prime: a range not a multiple
+                               of it sees every size once in each run of
+                               that many frames); IPv4 only */
     uint8_t dst_mac[6];     /* default 02:00:00:00:00:01 (pktgen's MAC on port 0) */
     uint8_t src_mac[6];     /* default 02:00:00:00:00:02 */
     uint32_t src_ip;        /* host order; default 192.168.0.2 */

@@ -277,8 +277,13 @@ module ixgbe_func #(
         .rnbc(ev_rnbc), .rd_any(mmio_valid && !mmio_write), .rd(stat_rd), .rd_idx(stat_idx),
         .rd_data(rx_stat_data), .rd_known(rx_stat_known));
 
+    // QBRC counts the bytes posted to the queue: without the FCS when the
+    // receive path strips it (DPDK's ixgbe_read_stats_registers subtracts 4
+    // bytes a packet from QBRC only when HLREG0.RXCRCSTRP is off: the
+    // 82599 counts after the strip)
+    wire [15:0] qbrc_len = rx_secrc ? ev_len - 16'd4 : ev_len;
     ixgbe_qstats qstats (
-        .clk(clk), .rst(frst), .rx_ev(ev && ev_good), .rx_len(ev_len), .tx_ev(stat_sent), .tx_len(stat_len),
+        .clk(clk), .rst(frst), .rx_ev(ev && ev_good), .rx_len(qbrc_len), .tx_ev(stat_sent), .tx_len(stat_len),
         .rd_any(mmio_valid && !mmio_write), .rd(qstat_rd), .rd_idx(qstat_idx), .rd_data(q_stat_data));
 
     // ---------------- interrupts ----------------

@@ -7,13 +7,14 @@
 // for queue 0 only (the only queue with engines; the other queues' counters
 // read 0).  Every counter is cleared when it is read; QBRC, 64 bits, when
 // its high half is read, so a low-then-high read sees one value; QBTC the
-// same way.  Octets count the frame from the destination
-// address through the FCS (as GORC/GOTC do).
+// same way.  QBTC's octets count the frame from the destination
+// address through the FCS (as GORC/GOTC do); QBRC's are rx_len, which
+// ixgbe_func gives without the FCS when the receive path strips it.
 module ixgbe_qstats (
     input  wire        clk,
     input  wire        rst,
     input  wire        rx_ev,           // a good frame stored for queue 0
-    input  wire [15:0] rx_len,
+    input  wire [15:0] rx_len,          // bytes posted to the queue (ixgbe_func)
     input  wire        tx_ev,           // a frame of queue 0 left the MAC
     input  wire [15:0] tx_len,
     input  wire        rd_any,          // a register of this function is read

@@ -3,11 +3,92 @@
  * and the two clocks.  The exit status is QEMU's, or 1 when serving failed
  * and 2 for a bad scenario. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
 #include "../qemu/qemu_serve.h"
 #include "../report/report.h"
+
+/* The report's rows: the unmodelled accesses with a bank's registers
+ * ("NAME(k)") of one function and direction merged into runs of
+ * consecutive k, as a driver touching every queue leaves them; in the
+ * order each row's first register was first used. */
+typedef struct um_row {
+    int first;                  /* the earliest first use among its registers */
+    int lo, hi;                 /* entries: its lowest and highest register */
+    int n;                      /* registers in it */
+    uint64_t count;
+} um_row;
+
+static int bank_index(const char *name, size_t *stem)
+{
+    const char *p = strchr(name, '(');
+    if (!p)
+        return -1;
+    *stem = (size_t)(p - name);
+    return atoi(p + 1);
+}
+
+static const qemu_result *sort_r;
+
+static int by_bank(const void *x, const void *y)
+{
+    const nic_engine_unmodelled_access *a = &sort_r->unmodelled[*(const int *)x];
+    const nic_engine_unmodelled_access *b = &sort_r->unmodelled[*(const int *)y];
+    size_t sa = 0, sb = 0;
+    int ka = bank_index(a->name, &sa), kb = bank_index(b->name, &sb);
+    int c = a->func - b->func;
+    if (!c)
+        c = a->write - b->write;
+    if (!c)
+        c = (ka < 0) - (kb < 0);
+    if (!c && ka >= 0) {
+        c = strncmp(a->name, b->name, sa < sb ? sa : sb);
+        if (!c)
+            c = (int)sa - (int)sb;
+        if (!c)
+            c = ka - kb;
+    }
+    return c ? c : *(const int *)x - *(const int *)y;
+}
+
+static int by_first_use(const void *x, const void *y)
+{
+    return ((const um_row *)x)->first - ((const um_row *)y)->first;
+}
+
+static int um_rows(const qemu_result *r, um_row *rows)
+{
+    int idx[QEMU_MAX_UNMODELLED], n = 0;
+    for (int i = 0; i < r->n_unmodelled; i++)
+        idx[i] = i;
+    sort_r = r;
+    qsort(idx, (size_t)r->n_unmodelled, sizeof idx[0], by_bank);
+    for (int i = 0, j; i < r->n_unmodelled; i = j) {
+        const nic_engine_unmodelled_access *u = &r->unmodelled[idx[i]];
+        size_t stem = 0;
+        int k = bank_index(u->name, &stem);
+        um_row w = { .first = idx[i], .lo = idx[i], .count = u->count };
+        for (j = i + 1; k >= 0 && j < r->n_unmodelled; j++) {
+            const nic_engine_unmodelled_access *v = &r->unmodelled[idx[j]];
+            size_t vs = 0;
+            if (bank_index(v->name, &vs) != k + (j - i) || vs != stem || strncmp(u->name, v->name, stem) ||
+                v->func != u->func || v->write != u->write)
+                break;
+            w.count += v->count;
+            if (idx[j] < w.first)
+                w.first = idx[j];
+        }
+        if (k < 0)
+            j = i + 1;
+        w.hi = idx[j - 1];
+        w.n = j - i;
+        rows[n++] = w;
+    }
+    qsort(rows, (size_t)n, sizeof rows[0], by_first_use);
+    return n;
+}
 
 static void print_result(const char *path, const qemu_result *r)
 {
@@ -25,6 +106,17 @@ static void print_result(const char *path, const qemu_result *r)
            (unsigned long long)r->dma_reads, (unsigned long long)r->dma_read_bytes,
            (unsigned long long)r->dma_writes, (unsigned long long)r->dma_write_bytes,
            (unsigned long long)r->master_aborts, (unsigned long long)r->dma_no_master);
+    for (int p = 0; p < r->nfuncs; p++) {
+        const qemu_partner *q = &r->partner[p];
+        if (!q->present)
+            continue;
+        if (q->started)
+            printf("Link partner on port %d: %llu frames sent (%llu bytes with FCS), from gen.start_us after the "
+                   "guest enabled receive\n",
+                   p, (unsigned long long)q->frames, (unsigned long long)q->bytes);
+        else
+            printf("Link partner on port %d: sent nothing (the guest never enabled receive on the port)\n", p);
+    }
     printf("Guest memory map updates %llu; interrupt line changes not delivered %llu; late observations %llu\n",
            (unsigned long long)r->sysmem_syncs, (unsigned long long)r->irq_changes, (unsigned long long)r->late);
     printf("\nRegister accesses the RTL does not implement: %llu", (unsigned long long)r->unmodelled_total);
@@ -32,11 +124,25 @@ static void print_result(const char *path, const qemu_result *r)
         printf("\n");
         return;
     }
-    printf(" (a read returned 0, a write was ignored)\nFunction  access  offset   register            count\n");
-    for (int i = 0; i < r->n_unmodelled; i++) {
-        const nic_engine_unmodelled_access *u = &r->unmodelled[i];
-        printf("%-9d %-7s %#07x  %-18s %6llu\n", u->func, u->write ? "write" : "read", u->off, u->name,
-               (unsigned long long)u->count);
+    printf(" (a read returned 0, a write was ignored)\n"
+           "Function  access  offset            register                 count\n");
+    static um_row rows[QEMU_MAX_UNMODELLED];
+    int n = um_rows(r, rows);
+    for (int i = 0; i < n; i++) {
+        const nic_engine_unmodelled_access *lo = &r->unmodelled[rows[i].lo], *hi = &r->unmodelled[rows[i].hi];
+        const char *dir = lo->write ? "write" : "read";
+        if (rows[i].n == 1) {
+            printf("%-9d %-7s %#07x           %-22s %8llu\n", lo->func, dir, lo->off, lo->name,
+                   (unsigned long long)rows[i].count);
+        } else {
+            /* one bank's registers: NAME(first..last) and the offsets of both */
+            char range[48];
+            size_t stem = 0;
+            int k0 = bank_index(lo->name, &stem);
+            snprintf(range, sizeof range, "%.*s(%d..%d)", (int)stem, lo->name, k0, k0 + rows[i].n - 1);
+            printf("%-9d %-7s %#07x..%#07x %-22s %8llu\n", lo->func, dir, lo->off, hi->off, range,
+                   (unsigned long long)rows[i].count);
+        }
     }
 }
 
@@ -61,6 +167,18 @@ static cJSON *result_json(const char *path, const qemu_result *r)
         cJSON_AddNumberToObject(o, "tx_frames", (double)r->tx_frames[f]);
         cJSON_AddNumberToObject(o, "cabled", (double)r->cabled[f]);
         cJSON_AddItemToArray(fa, o);
+    }
+    cJSON *pa = cJSON_AddArrayToObject(j, "partners");
+    for (int p = 0; p < r->nfuncs; p++) {
+        const qemu_partner *q = &r->partner[p];
+        if (!q->present)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "port", p);
+        cJSON_AddBoolToObject(o, "started", q->started);
+        cJSON_AddNumberToObject(o, "frames", (double)q->frames);
+        cJSON_AddNumberToObject(o, "bytes", (double)q->bytes);
+        cJSON_AddItemToArray(pa, o);
     }
     cJSON *d = cJSON_AddObjectToObject(j, "dma");
     cJSON_AddNumberToObject(d, "reads", (double)r->dma_reads);

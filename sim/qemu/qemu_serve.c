@@ -5,6 +5,7 @@
 #include "pci_config.h"
 #include "../engine/nic_engine.h"
 #include "../system/system.h"
+#include "../system/link_partner.h"
 #include "../../models/link_gen.h"
 #include "../../models/link_sink.h"
 #include <errno.h>
@@ -33,6 +34,13 @@ typedef struct server {
     pci_config cfg[QEMU_MAX_FUNCS];
     link_sink *cap[QEMU_MAX_FUNCS];
     int cable;
+    /* qemu.partner: per port, the generator (NULL: none), its next frame
+     * (when have), and the capture of what it sent */
+    link_gen *gen[QEMU_MAX_FUNCS];
+    link_gen_frame gf[QEMU_MAX_FUNCS];
+    int have[QEMU_MAX_FUNCS];
+    link_sink *gen_cap[QEMU_MAX_FUNCS];
+    int adv;                    /* the 82599's registers (else the 82546's) */
     FILE *trace;                /* qemu.trace: every BAR access, or NULL */
     ps_t byte_ps;
     qemu_result *r;
@@ -106,6 +114,79 @@ static void frame_out(void *ctx, int port, ps_t t, const uint8_t *data, uint32_t
     s->r->cabled[port]++;
 }
 
+/* ---- the link partner (qemu.partner) ---- */
+
+/* A write that enables receive on a port: RXCTRL.RXEN (bit 0) on the
+ * 82599, RCTL.EN (bit 1) on the 82546. */
+static int rx_enable_write(const server *s, uint32_t off, uint32_t v)
+{
+    return s->adv ? off == 0x03000 && (v & 1u) : off == 0x00100 && (v & 2u);
+}
+
+/* The guest wrote off on function f: its partner's start. */
+static void partner_watch(server *s, int f, uint32_t off, uint32_t v)
+{
+    qemu_partner *p = &s->r->partner[f];
+    if (!s->gen[f] || p->started || !rx_enable_write(s, off, v))
+        return;
+    p->started = 1;
+    link_gen_delay(s->gen[f], nic_engine_now(s->e));
+    s->have[f] = link_gen_next(s->gen[f], &s->gf[f]);
+}
+
+/* The time of the partners' next frame, PS_NEVER when none is due. */
+static ps_t partner_next(const server *s)
+{
+    ps_t t = PS_NEVER;
+    for (int p = 0; p < s->nf; p++)
+        if (s->have[p] && s->gf[p].t_end < t)
+            t = s->gf[p].t_end;
+    return t;
+}
+
+/* Hand the device every partner frame that has arrived by `until`. */
+static void partner_feed(server *s, ps_t until)
+{
+    for (int p = 0; p < s->nf; p++)
+        while (s->have[p] && s->gf[p].t_end <= until) {
+            link_gen_frame *g = &s->gf[p];
+            nic_engine_rx_frame(s->e, p, g->t_end, g->data, g->len);
+            if (s->gen_cap[p])
+                link_sink_frame(s->gen_cap[p], g->t_start, g->data, g->len - 4);
+            s->r->partner[p].frames++;
+            s->r->partner[p].bytes += g->len;
+            s->have[p] = link_gen_next(s->gen[p], g);
+        }
+}
+
+static int open_partners(server *s, const scenario *sc, char *err, size_t errlen)
+{
+    const char *which = scenario_str(sc, "qemu", "partner");
+    if (!strcmp(which, "none"))
+        return 0;
+    const char *pat = scenario_str(sc, "qemu", "partner_pcap");
+    for (int p = 0; p < QEMU_MAX_FUNCS; p++) {
+        if (strcmp(which, "both") && atoi(which) != p)
+            continue;
+        if (p >= s->nf) {
+            snprintf(err, errlen, "qemu.partner = %s: the card serves %d port%s", which, s->nf, s->nf == 1 ? "" : "s");
+            return -1;
+        }
+        link_gen_cfg cfg;
+        link_partner_cfg_of(sc, p, &cfg);
+        char e[300], path[1024];
+        if (!(s->gen[p] = link_gen_new(&cfg, e, sizeof e))) {
+            snprintf(err, errlen, "qemu.partner (eth%d): %s", p, e);
+            return -1;
+        }
+        s->r->partner[p].present = 1;
+        if (*pat && (system_capture_port(pat, p, !strcmp(which, "both") ? 2 : 1, path, sizeof path, err, errlen) != 0 ||
+                     !(s->gen_cap[p] = link_sink_new(path, err, errlen))))
+            return -1;
+    }
+    return 0;
+}
+
 static void irq_changed(void *ctx, int port, int level, ps_t t)
 {
     server *s = ctx;
@@ -160,16 +241,17 @@ static int serve_one(server *s, int f, char *err, size_t errlen)
                 ps_t now = nic_engine_now(s->e);
                 if (sz >= 4 && write) {
                     nic_engine_mmio_write(s->e, f, a + 4 * k, (uint32_t)(m.data.bar.val >> 32 * k), now);
+                    partner_watch(s, f, a + 4 * k, (uint32_t)(m.data.bar.val >> 32 * k));
                 } else if (sz >= 4) {
                     val |= (uint64_t)nic_engine_mmio_read(s->e, f, a + 4 * k, now, &done) << 32 * k;
                 } else {
                     uint32_t mask = (sz == 1 ? 0xffu : 0xffffu) << sh;
                     uint32_t cur = nic_engine_mmio_read(s->e, f, a, now, &done);
-                    if (write)
-                        nic_engine_mmio_write(s->e, f, a,
-                                              (cur & ~mask) | ((uint32_t)m.data.bar.val << sh & mask),
-                                              nic_engine_now(s->e));
-                    else
+                    if (write) {
+                        uint32_t v = (cur & ~mask) | ((uint32_t)m.data.bar.val << sh & mask);
+                        nic_engine_mmio_write(s->e, f, a, v, nic_engine_now(s->e));
+                        partner_watch(s, f, a, v);
+                    } else
                         val = (cur & mask) >> sh;
                 }
             }
@@ -291,7 +373,8 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
     if (!(s.e = nic_engine_new(sc, &io, err, errlen)))
         return -1;
     s.nf = r->nfuncs = nic_engine_ports(s.e) < QEMU_MAX_FUNCS ? nic_engine_ports(s.e) : QEMU_MAX_FUNCS;
-    if (open_captures(&s, sc, err, errlen))
+    s.adv = !strcmp(scenario_str(sc, "nic", "model"), "82599");
+    if (open_captures(&s, sc, err, errlen) || open_partners(&s, sc, err, errlen))
         goto out;
     for (int f = 0; f < s.nf; f++) {
         r->fn[f].device_id = device_id_of(sc);
@@ -323,6 +406,8 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
                 idx[n++] = f;
             }
         ps_t next = nic_engine_next(s.e);
+        if (partner_next(&s) < next)
+            next = partner_next(&s);   /* a partner's next frame is the next event */
         int ready = poll(pf, (nfds_t)n, next == PS_NEVER ? -1 : 0);
         if (ready < 0 && errno != EINTR) {
             snprintf(err, errlen, "poll: %s", strerror(errno));
@@ -330,8 +415,10 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
         }
         if (ready <= 0) {
             /* nothing asked: the device goes on with what it has to do */
-            if (next != PS_NEVER)
+            if (next != PS_NEVER) {
+                partner_feed(&s, next + RUN_SLICE_PS);
                 nic_engine_run(s.e, next + RUN_SLICE_PS, NULL, NULL);
+            }
             continue;
         }
         for (int i = 0; i < n; i++) {
@@ -366,6 +453,12 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
                 rc = -1;
             s.cap[p] = NULL;
         }
+    for (int p = 0; p < s.nf; p++)
+        if (s.gen_cap[p]) {
+            if (link_sink_close(s.gen_cap[p], err, errlen) != 0)
+                rc = -1;
+            s.gen_cap[p] = NULL;
+        }
 out:
     if (pid > 0) {
         kill(pid, SIGTERM);
@@ -378,6 +471,11 @@ out:
             close(peer[f]);
         if (s.cap[f])
             link_sink_abort(s.cap[f]);
+    }
+    for (int p = 0; p < QEMU_MAX_FUNCS; p++) {
+        if (s.gen_cap[p])
+            link_sink_abort(s.gen_cap[p]);
+        link_gen_free(s.gen[p]);
     }
     guest_mem_free(&s.mem);
     nic_engine_free(s.e);

@@ -18,7 +18,14 @@
  * Wires: each port's frames go to a capture when capture.pcap is set
  * ({port} replaced by the port number) and, with qemu.cable, into the
  * other port of the card (a cable: each frame arrives there with its FCS
- * when its last bit has crossed). */
+ * when its last bit has crossed).  With qemu.partner, that port's link
+ * partner sends the [gen] traffic (link_partner_cfg_of), its first frame
+ * gen.start_us after the guest's driver first enables receive on the port
+ * (a write setting RXCTRL.RXEN on the 82599, RCTL.EN on the 82546): the
+ * guest's clock is not the simulator's, so "once the receiver is up" is
+ * the only start that means the same on every run; qemu.partner = both
+ * gives each port one.  qemu.partner_pcap ({port} as capture.pcap's) keeps
+ * what each sent (without FCS), for comparing with a forwarded capture. */
 #ifndef NICSIM_QEMU_SERVE_H
 #define NICSIM_QEMU_SERVE_H
 #include <stddef.h>
@@ -27,13 +34,19 @@
 #include "../scenario/scenario.h"
 #include "../engine/nic_engine.h"
 
-enum { QEMU_MAX_FUNCS = 2, QEMU_MAX_UNMODELLED = 128 };
+enum { QEMU_MAX_FUNCS = 2, QEMU_MAX_UNMODELLED = 4096 };
 
 typedef struct qemu_fn_stats {
     uint64_t cfg_reads, cfg_writes, bar_reads, bar_writes;
     uint64_t bar_off;           /* BAR accesses while memory decoding was off */
     uint16_t device_id;
 } qemu_fn_stats;
+
+typedef struct qemu_partner {
+    int present;                /* qemu.partner names this port */
+    int started;                /* the guest enabled receive on it */
+    uint64_t frames, bytes;     /* sent (bytes incl. FCS) */
+} qemu_partner;
 
 typedef struct qemu_result {
     int qemu_status;            /* QEMU's exit status (128 + signal when killed) */
@@ -45,6 +58,7 @@ typedef struct qemu_result {
     uint64_t sysmem_syncs;      /* SYNC_SYSMEM messages (the guest's memory map) */
     uint64_t tx_frames[QEMU_MAX_FUNCS], cabled[QEMU_MAX_FUNCS];
     uint64_t irq_changes;       /* interrupt line changes: not delivered (no KVM: no irqfd) */
+    qemu_partner partner[QEMU_MAX_FUNCS];
     uint64_t late;              /* nic_engine_late */
     double sim_s, wall_s;       /* simulated and wall-clock seconds */
     /* accesses to registers the RTL does not implement: the total and the

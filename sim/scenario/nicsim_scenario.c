@@ -166,13 +166,25 @@ static int check_pcie(const scenario *sc, char *err, size_t n)
     return 0;
 }
 
+/* A range of partner frame sizes runs from gen.size up (models/link_gen.h). */
+static int check_gen_sizes(const scenario *sc, char *err, size_t n)
+{
+    uint64_t max = scenario_uint(sc, "gen", "size_max");
+    if (max && max <= scenario_uint(sc, "gen", "size")) {
+        two_keys(sc, "gen", "size_max", "gen", "size",
+                 "expected 0 (one size) or more than gen.size (frames spread over gen.size..size_max)", err, n);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_scenario(const scenario *sc, char *err, size_t n)
 {
     char w[600];
     uint64_t ring = scenario_uint(sc, "driver", "tx_ring");
     if (check_rings(sc, err, n) != 0)
         return -1;
-    if (check_tx_thresholds(sc, err, n) != 0 || check_pcie(sc, err, n) != 0)
+    if (check_tx_thresholds(sc, err, n) != 0 || check_pcie(sc, err, n) != 0 || check_gen_sizes(sc, err, n) != 0)
         return -1;
     uint64_t rx_ring = scenario_uint(sc, "driver", "rx_ring"), free_thresh = scenario_uint(sc, "driver", "rx_free_thresh");
     if (free_thresh + 1 >= rx_ring) {

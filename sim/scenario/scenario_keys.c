@@ -145,6 +145,7 @@ const scenario_key nicsim_keys[] = {
     { "gen",    "kpps",             SCN_DOUBLE, "1173",      "0",    "100000",  NULL, "offered rate per input port (eth0, eth2), kpps; 0 = line rate" },
     { "gen",    "eth2_kpps",        SCN_DOUBLE, "0",         "0",    "100000",  NULL, "eth2's offered rate if different (0 = gen.kpps)" },
     { "gen",    "size",             SCN_UINT,   "64",        "64",   "1518",    NULL, "frame size incl. FCS" },
+    { "gen",    "size_max",         SCN_UINT,   "0",         "0",    "1518",    NULL, "0: every frame gen.size bytes; else frames spread over gen.size..size_max: frame k is size + (k * 997) mod (size_max - size + 1) bytes (IPv4 only)" },
     { "gen",    "flows",            SCN_UINT,   "1",         "1",    "16777216", NULL, "destination addresses cycled through" },
     { "gen",    "pkts_per_flow",    SCN_UINT,   "10",        "1",    "4294967295", NULL, "consecutive packets to one destination (the seeds: a flow is 10 packets)" },
     { "gen",    "count",            SCN_UINT,   "100000",    "0",    NULL,      NULL, "frames per input port (0 = until duration_us)" },
@@ -157,6 +158,8 @@ const scenario_key nicsim_keys[] = {
     { "fault",  "rate_pct",         SCN_UINT,   "10",        "0",    "100",     NULL, "faulty-device mode: percent of RX write-backs corrupted" },
     { "fault",  "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "faulty-device mode: seed of which write-backs and how" },
     { "capture", "pcap",            SCN_STRING, "",          NULL,   NULL,      NULL, "write each transmitting port's frames to this pcap; {port} is replaced by the port number" },    { "qemu",   "trace",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: print every BAR access (simulated time, function, offset, value) on stderr" },
+    { "qemu",   "partner",          SCN_ENUM,   "none",      NULL,   NULL,      "none|0|1|both", "nicsim qemu: the port(s) whose link partner sends [gen] traffic, from gen.start_us after the guest's driver first enables receive on the port (RXCTRL.RXEN / RCTL.EN)" },
+    { "qemu",   "partner_pcap",     SCN_STRING, "",          NULL,   NULL,      NULL, "nicsim qemu: write each partner's frames (without FCS) to this pcap, {port} replaced by its port (required with partner = both), to compare a forwarded capture with" },
     { "qemu",   "cable",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: a cable between the card's two ports (each port receives what the other sends)" },
 };
 const size_t nicsim_n_keys = sizeof nicsim_keys / sizeof nicsim_keys[0];

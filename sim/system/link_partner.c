@@ -19,23 +19,28 @@ static void gen_arrival(void *ctx, uint64_t arg)
 
 void link_partner_cfg(const nicsim_system *sys, const sim_port *sp, link_gen_cfg *out)
 {
-    const scenario *sc = sys->sc;
+    link_partner_cfg_of(sys->sc, sp->index, out);
+}
+
+void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *out)
+{
     link_gen_cfg cfg;
     link_gen_cfg_default(&cfg);
     cfg.gbps = scenario_double(sc, "link", "gbps");
     double kpps = scenario_double(sc, "gen", "kpps");
-    if (sp->index == 2 && scenario_double(sc, "gen", "eth2_kpps") > 0)
+    if (index == 2 && scenario_double(sc, "gen", "eth2_kpps") > 0)
         kpps = scenario_double(sc, "gen", "eth2_kpps");
     cfg.rate_pps = (uint64_t)(kpps * 1000.0 + 0.5);
     cfg.size = (uint32_t)scenario_uint(sc, "gen", "size");
+    cfg.size_max = (uint32_t)scenario_uint(sc, "gen", "size_max");
     cfg.flows = (uint32_t)scenario_uint(sc, "gen", "flows");
     cfg.pkts_per_flow = (uint32_t)scenario_uint(sc, "gen", "pkts_per_flow");
     cfg.count = scenario_uint(sc, "gen", "count");
     cfg.duration = scenario_uint(sc, "gen", "duration_us") * PS_PER_US;
     cfg.start = scenario_uint(sc, "gen", "start_us") * PS_PER_US;
     cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
-    cfg.src_mac[5] = (uint8_t)(0x10 + sp->index);
-    cfg.dst_mac[5] = (uint8_t)(0x20 + sp->index);
+    cfg.src_mac[5] = (uint8_t)(0x10 + index);
+    cfg.dst_mac[5] = (uint8_t)(0x20 + index);
     *out = cfg;
 }
 

@@ -10,6 +10,9 @@ int link_partner_create(nicsim_system *sys, sim_port *sp, char *err, size_t errl
 /* The same in two steps, for an app that changes the generator's
  * configuration (its traffic pattern) before it is made. */
 void link_partner_cfg(const nicsim_system *sys, const sim_port *sp, link_gen_cfg *cfg);
+/* The [gen] configuration of the partner of port eth<index>, for a front
+ * end without a system (nicsim qemu). */
+void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *cfg);
 int link_partner_create_cfg(sim_port *sp, const link_gen_cfg *cfg, char *err, size_t errlen);
 /* Start sending: the first frame gen.start_us after `up`, the time the CPU
  * serving the port had brought it up (an operator starts the traffic once

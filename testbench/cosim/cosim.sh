@@ -15,6 +15,9 @@
 # comparison is shown to fail on a capture with one byte changed (the
 # negative control).
 #
+# Case Testpmd_82599 (testpmd_case.sh): DPDK's testpmd with its own ixgbe
+# PMD forwards between the two ports, each fed by a link partner.
+#
 # Writes BUILD_DIR/cosim-results.xml (JUnit) and keeps everything else in
 # BUILD_DIR/cosim.  Exit 0 when every case passed.
 set -uo pipefail
@@ -118,6 +121,9 @@ else
     grep -a -E 'nicsim-hw: |COSIM-|sink on|pktgen on|nicsim qemu' "$log" | tail -30 >&2
     rc=1
 fi
+# DPDK's ixgbe PMD on the same card (testpmd_case.sh)
+. "$here/testpmd_case.sh"
+testpmd_case "$build"
 junit_write "$results" Cosim
 junit_failed && rc=1
 exit $rc

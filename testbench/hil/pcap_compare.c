@@ -80,7 +80,13 @@ int main(int argc, char **argv)
             pa = flipped;
         }
         if (ha->caplen != hb->caplen || ha->len != hb->len) {
-            printf("DIFFER: frame %lu: %u bytes in %s, %u in %s\n", n, ha->len, argv[1], hb->len, argv[2]);
+            /* the first byte that differs: within both, or where the
+             * shorter one ends */
+            unsigned i = 0, common = ha->caplen < hb->caplen ? ha->caplen : hb->caplen;
+            while (i < common && pa[i] == pb[i])
+                i++;
+            printf("DIFFER: frame %lu, byte %u: %u bytes in %s, %u in %s\n", n, i, ha->len, argv[1], hb->len,
+                   argv[2]);
             hexdump("expected", pa, ha->caplen);
             hexdump("actual", pb, hb->caplen);
             rc = 1;

@@ -96,11 +96,15 @@ static void test_crc32_check_value(void)
 
 /* ---- frame contents --------------------------------------------------------- */
 
-static void check_contents(uint32_t size)
+/* 300 frames of size bytes, or (size_max > 0) of size..size_max bytes,
+ * frame k being size + (k * 997) mod (size_max - size + 1) */
+static void check_contents(uint32_t size0, uint32_t size_max)
 {
+    uint32_t size = size0;
     link_gen_cfg c;
     link_gen_cfg_default(&c);
     c.size = size;
+    c.size_max = size_max;
     c.count = 300;
     c.flows = 4;
     c.pkts_per_flow = 1;
@@ -112,6 +116,8 @@ static void check_contents(uint32_t size)
     link_gen_frame f;
     for (uint64_t k = 0; k < 300; k++) {
         CU_ASSERT_EQUAL_FATAL(link_gen_next(g, &f), 1);
+        if (size_max)
+            size = size0 + (uint32_t)(k * 997u % (size_max - size0 + 1));
         const uint8_t *d = f.data, *ip = d + 14, *udp = d + 34;
         CU_ASSERT_EQUAL(f.len, size);
         CU_ASSERT_EQUAL(f.seq, k);
@@ -144,9 +150,13 @@ static void check_contents(uint32_t size)
 
 static void test_frame_contents(void)
 {
-    check_contents(64);
-    check_contents(65);
-    check_contents(1518);
+    check_contents(64, 0);
+    check_contents(65, 0);
+    check_contents(1518, 0);
+    /* a range: lengths, checksums and zero padding right whatever the
+     * previous frame's size was (its FCS must not stay behind) */
+    check_contents(64, 1518);
+    check_contents(100, 101);
 }
 
 /* A 64-byte frame checked byte for byte: header and FCS against values
@@ -577,6 +587,15 @@ static void test_config_errors(void)
     expect_cfg_error(&c, "link gen: frame size 63 not in 64..1518");
     c.size = 1519;
     expect_cfg_error(&c, "link gen: frame size 1519 not in 64..1518");
+    link_gen_cfg_default(&c);
+    c.size = 100;
+    c.size_max = 100;
+    expect_cfg_error(&c, "link gen: largest frame size 100 not in 101..1518");
+    c.size_max = 1519;
+    expect_cfg_error(&c, "link gen: largest frame size 1519 not in 101..1518");
+    c.size_max = 200;
+    c.ip_version = 6;
+    expect_cfg_error(&c, "link gen: a range of frame sizes is for IPv4 frames only");
     link_gen_cfg_default(&c);
     c.flows = 0;
     expect_cfg_error(&c, "link gen: flows and packets per flow must be >= 1");

@@ -1,0 +1,125 @@
+# Sourced by testbench/cosim/cosim.sh: the DPDK case of `make cosim`
+# (issue 20), DPDK's own ixgbe poll-mode driver against the 82599 RTL.
+#
+#   testpmd_case BUILD_DIR [NICSIM]
+#
+# NICSIM: the nicsim binary serving the card (default BUILD_DIR/nicsim;
+# make cosim-plant passes one built with a planted RTL defect).  Sets
+# testpmd_fail to the failure (empty when the case passed).
+#
+# Case Testpmd_82599: a TCG guest runs Debian's dpdk-testpmd 22.11 (io
+# forward, one queue per port, 4096-descriptor rings) on both functions
+# `nicsim qemu` serves; each port's link partner sends
+# testbench/scenarios/cosim-82599-testpmd.ini's frames (64..1518 bytes, 16
+# flows) once testpmd has enabled receive on it.  It passes when
+#   - port 1's capture equals, frame for frame and byte for byte, what
+#     port 0's partner sent, and port 0's what port 1's partner sent
+#     (build/pcap-compare names the first frame and byte that differ);
+#   - testpmd's port statistics, which DPDK reads from the RTL's counters,
+#     agree: on each port RX-packets = what its partner sent, TX-packets =
+#     what the other partner sent, RX-bytes and TX-bytes = those frames'
+#     bytes without FCS (DPDK reports bytes without the CRC);
+#   - testpmd and the guest exited 0.
+# Register accesses the RTL does not implement are listed in the case's
+# output (nicsim qemu's report), not failed on: DPDK programs much that the
+# model does not have (docs/qemu.md).  dpdk-testpmd comes from Debian's
+# dpdk-dev, installed here when missing (as root, without recommends); the
+# case passes with a "skipped" message where it cannot be installed.
+testpmd_case() {
+    local build=$1 nicsim=${2:-$1/nicsim} here top out cache ini log secs start qrc said tp cmp0 cmp1 fail summary n0 n1 b0 b1
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    top=$(cd "$here/../.." && pwd)
+    # shellcheck source=dpdk_guest.sh
+    . "$here/dpdk_guest.sh"
+    out=$build/cosim/testpmd
+    cache=$build/hil/cache
+    ini=$top/testbench/scenarios/cosim-82599-testpmd.ini
+    rm -rf "$out"
+    mkdir -p "$out"
+    if ! dpdk_guest_testpmd > /dev/null && [ "$(id -u)" = 0 ] &&
+        apt-cache policy dpdk-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+        printf 'cosim: installing dpdk-dev (apt output: %s) ... ' "$out/apt.log"
+        if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends dpdk-dev > "$out/apt.log" 2>&1; then
+            echo done
+        else
+            echo FAILED
+        fi
+    fi
+    if ! dpdk_guest_testpmd > /dev/null; then
+        echo "cosim: Testpmd_82599 skipped: dpdk-testpmd is neither installed nor installable (Debian 12: dpdk-dev)"
+        junit_record Testpmd_82599 0 "" "skipped: dpdk-testpmd is neither installed nor installable"
+        return 0
+    fi
+    # testpmd: interactive (commands from the script), io forward, 4096
+    # descriptors a ring (every frame fits while the guest catches up),
+    # no link-state or removal interrupts (none reach a TCG guest)
+    local script="sleep 1
+send start
+sleep 15
+send show port stats all
+sleep 3
+send stop
+sleep 3
+send quit"
+    if ! dpdk_guest_initramfs "$out" "$cache" \
+        "--no-lsc-interrupt --no-rmv-interrupt --no-flush-rx --forward-mode=io --nb-cores=1 --rxd=4096 --txd=4096 --total-num-mbufs=20480" \
+        "$script" > "$out/initramfs.log" 2>&1; then
+        junit_record Testpmd_82599 0 "building the DPDK guest failed: $(tail -1 "$out/initramfs.log")" ""
+        return 0
+    fi
+    dpdk_guest_qemu "$out" "$cache"
+    log=$out/guest.log
+    start=$(date +%s.%N)
+    timeout -k 5 400 "$nicsim" qemu "$ini" capture.pcap="$out/port{port}.pcap" \
+        qemu.partner_pcap="$out/partner{port}.pcap" --json "$out/qemu.json" -- "${DPDK_QEMU[@]}" \
+        < /dev/null > "$log" 2>&1
+    qrc=$?
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    said=$(grep -a -o 'DPDK-GUEST-EXIT: [0-9]*' "$log" | tail -n1 | grep -o '[0-9]*$')
+    tp=$(grep -a -o 'DPDK-TESTPMD-EXIT: [0-9]*' "$log" | tail -n1 | grep -o '[0-9]*$')
+    # what crossed: port 1 forwards what port 0's partner sent, and back
+    cmp1=$("$build/pcap-compare" "$out/partner0.pcap" "$out/port1.pcap" 2>&1)
+    local c1=$?
+    cmp0=$("$build/pcap-compare" "$out/partner1.pcap" "$out/port0.pcap" 2>&1)
+    local c0=$?
+    n0=$(jq -r '.partners[] | select(.port == 0) | .frames' "$out/qemu.json" 2>/dev/null)
+    n1=$(jq -r '.partners[] | select(.port == 1) | .frames' "$out/qemu.json" 2>/dev/null)
+    # the partners' bytes without FCS
+    b0=$(jq -r '.partners[] | select(.port == 0) | .bytes - 4 * .frames' "$out/qemu.json" 2>/dev/null)
+    b1=$(jq -r '.partners[] | select(.port == 1) | .bytes - 4 * .frames' "$out/qemu.json" 2>/dev/null)
+    # testpmd's "show port stats all": per port, RX-packets, RX-bytes,
+    # TX-packets, TX-bytes
+    local stats want
+    stats=$(awk '/NIC statistics for port/ { p = $(NF - 1); next }
+                 /^ *#+ *$/ || /Forward statistics|Accumulated/ { p = "" }
+                 /RX-packets:/ && p != "" { rx[p] = $2; rxb[p] = $NF }
+                 /TX-packets:/ && p != "" { tx[p] = $2; txb[p] = $NF }
+                 END { for (q = 0; q < 2; q++) printf "port%d rx %s/%s tx %s/%s; ", q, rx[q], rxb[q], tx[q], txb[q] }' \
+            < <(tr -d '\r' < "$log"))
+    want="port0 rx $n0/$b0 tx $n1/$b1; port1 rx $n1/$b1 tx $n0/$b0; "
+    fail=
+    if [ -z "$said" ] || [ "$qrc" -ne $(((said << 1 | 1) & 255)) ]; then
+        fail="the guest reported no status (nicsim qemu exit $qrc; log $log)"
+    elif [ "$said" -ne 0 ]; then
+        fail="the guest's run failed (status $said, testpmd ${tp:-?}; log $log)"
+    elif [ -z "$n0" ] || [ "$n0" = 0 ] || [ -z "$n1" ] || [ "$n1" = 0 ]; then
+        fail="a partner sent nothing (${n0:-?} and ${n1:-?} frames; log $log)"
+    elif [ $c1 -ne 0 ]; then
+        fail="port 1 did not send what port 0's partner sent: $(echo "$cmp1" | head -1)"
+    elif [ $c0 -ne 0 ]; then
+        fail="port 0 did not send what port 1's partner sent: $(echo "$cmp0" | head -1)"
+    elif [ "$stats" != "$want" ]; then
+        fail="testpmd's port statistics are '$stats', the partners and captures say '$want'"
+    fi
+    summary="guest status ${said:-?}, testpmd ${tp:-?}, ${secs} s; partners sent ${n0:-?} + ${n1:-?} frames; port 1 vs partner 0: $(echo "$cmp1" | head -1); port 0 vs partner 1: $(echo "$cmp0" | head -1); testpmd's statistics: $stats"
+    testpmd_fail=$fail
+    junit_record Testpmd_82599 "$secs" "$fail" "$summary
+$(grep -a -A200 '^nicsim qemu: ' "$log" | head -200)"
+    if [ -z "$fail" ]; then
+        echo "cosim: PASS Testpmd_82599: $summary"
+    else
+        echo "cosim: FAIL Testpmd_82599: $summary" >&2
+        echo "cosim: $fail" >&2
+        grep -a -E 'DPDK-|EAL: Error|ixgbe.*[Ff]ail|nicsim qemu' "$log" | tail -20 >&2
+    fi
+}
