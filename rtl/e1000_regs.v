@@ -14,6 +14,17 @@ module e1000_regs #(
     input  wire [1:0]  pcix_speed,
     input  wire        bus64,
     input  wire        pci66,
+    // the port's EEPROM (e1000_eeprom) behind EECD and PHY (e1000_phy)
+    // behind MDIC: the pins and commands as written, and their answers
+    output wire        ee_wr,            // EECD written: CS, SK, DI below
+    output wire        ee_cs,
+    output wire        ee_sk,
+    output wire        ee_di,
+    input  wire        ee_do,
+    output wire        phy_wr,           // an MDIC write command to the PHY (address 1)
+    output wire [4:0]  phy_reg,
+    output wire [15:0] phy_wdata,
+    input  wire [15:0] phy_rdata,        // register phy_reg, combinational
     // MMIO
     input  wire        mmio_valid,
     input  wire        mmio_write,
@@ -80,7 +91,7 @@ module e1000_regs #(
     // only, combinational): the top reports accesses to the others
     output wire        mmio_known
 );
-    localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018,
+    localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018, MDIC = 17'h00020,
                       ICR = 17'h000C0, ITR = 17'h000C4, ICS = 17'h000C8, IMS = 17'h000D0, IMC = 17'h000D8,
                       RCTL = 17'h00100, TCTL = 17'h00400, TIPG = 17'h00410, PBA = 17'h01000,
                       RDBAL = 17'h02800, RDBAH = 17'h02804, RDLEN = 17'h02808, RDH = 17'h02810,
@@ -90,7 +101,7 @@ module e1000_regs #(
     // CTRL.RST holds the function in reset for this many cycles, then clears itself
     localparam [4:0] RST_CYCLES = 5'd16;
 
-    reg [31:0] ctrl, ctrl_ext, eecd, rctl, tctl, tipg, txdctl, rxdctl;
+    reg [31:0] ctrl, ctrl_ext, eecd, rctl, tctl, tipg, txdctl, rxdctl, mdic;
     reg [19:0] rdlen;
     reg [15:0] pba;                    // RX allocation in KiB; TX gets the rest of 64 KiB
     reg [19:0] tdlen;
@@ -153,7 +164,18 @@ module e1000_regs #(
     assign ims_wr   = wr && a == IMS;
     assign imc_wr   = wr && a == IMC;
     assign itr_wr   = wr && a == ITR;
-    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == ICR || a == ITR ||
+    // EECD's pins to the EEPROM; an MDIC command (OP 01 write, 10 read;
+    // nic-facts A1) to PHY address 1, the only PHY on the port's MDIO
+    assign ee_wr     = wr && a == EECD;
+    assign ee_cs     = mmio_wdata[1];
+    assign ee_sk     = mmio_wdata[0];
+    assign ee_di     = mmio_wdata[2];
+    wire   mdic_wr   = wr && a == MDIC;
+    wire   mdic_phy  = mmio_wdata[25:21] == 5'd1;
+    assign phy_wr    = mdic_wr && mdic_phy && mmio_wdata[27:26] == 2'b01;
+    assign phy_reg   = mmio_wdata[20:16];
+    assign phy_wdata = mmio_wdata[15:0];
+    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == MDIC || a == ICR || a == ITR ||
                         a == ICS || a == IMS || a == IMC || a == RCTL || a == TCTL || a == TIPG || a == PBA ||
                         a == RDBAL || a == RDBAH || a == RDLEN || a == RDH || a == RDT || a == RDTR ||
                         a == RXDCTL || a == RADV || a == TDBAL || a == TDBAH || a == TDLEN || a == TDH ||
@@ -182,7 +204,7 @@ module e1000_regs #(
             rst_cnt <= rst_cnt_c - 5'd1;
         end
         if (func_rst) begin
-            ctrl <= 0; ctrl_ext <= 0; eecd <= 0; rctl <= 0; tctl <= 0;
+            ctrl <= 0; ctrl_ext <= 0; eecd <= 0; rctl <= 0; tctl <= 0; mdic <= 32'h10000000;
             tipg <= 32'h00602008;        // IPGT 8, IPGR1 8, IPGR2 6 (8254x copper defaults)
             pba <= 16'h0030;             // RX 48 KiB, TX 16 KiB
             rx_rows <= {7'd48, 5'd0};
@@ -195,6 +217,12 @@ module e1000_regs #(
                     CTRL:     ctrl <= mmio_wdata & ~32'h04000000;
                     CTRL_EXT: ctrl_ext <= mmio_wdata;
                     EECD:     eecd <= mmio_wdata;
+                    // the command completes at once: READY (28) with the
+                    // read's data, or ERROR (30) for a PHY address nobody
+                    // answers (the data lines float high)
+                    MDIC:     mdic <= {1'b0, !mdic_phy, 1'b0, 1'b1, mmio_wdata[27:16],
+                                       !mdic_phy ? 16'hFFFF :
+                                       mmio_wdata[27:26] == 2'b10 ? phy_rdata : mmio_wdata[15:0]};
                     RCTL: begin
                         rctl <= mmio_wdata;
                         rx_buf_bytes <= bsize({mmio_wdata[25], mmio_wdata[17:16]});
@@ -233,7 +261,11 @@ module e1000_regs #(
                     CTRL:     mmio_rdata <= ctrl | (rst_cnt_c != 0 ? 32'h04000000 : 32'd0);
                     STATUS:   mmio_rdata <= status;
                     CTRL_EXT: mmio_rdata <= ctrl_ext;
-                    EECD:     mmio_rdata <= eecd;
+                    // SIZE (9): a 256-word part; PRES (8); GNT (7) follows
+                    // REQ (6) at once (no other owner: each function has
+                    // its own copy of the part); DO (3) from the EEPROM
+                    EECD:     mmio_rdata <= (eecd & ~32'h00000388) | {22'd0, 2'b11, eecd[6], 3'd0, ee_do, 3'd0};
+                    MDIC:     mmio_rdata <= mdic;
                     ICR:      mmio_rdata <= icr;
                     ITR:      mmio_rdata <= {16'd0, itr};
                     IMS:      mmio_rdata <= ims;

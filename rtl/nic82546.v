@@ -44,6 +44,7 @@ module nic82546 (
     input  wire [1:0]   pcix_speed,
     input  wire         bus64,
     input  wire         pci66,
+    input  wire [47:0]  mac_addr,       // what the card's EEPROM holds: port 0's address, first byte lowest
     input  wire [35:0]  func_tick,      // per function (18 bits each): 256 ns ticks since its previous edge, saturating at 18'h3FFFF
     // MMIO
     input  wire         mmio_valid,
@@ -143,7 +144,7 @@ module nic82546 (
     generate for (f = 0; f < 2; f = f + 1) begin : g_func
         e1000_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .pcix_mode(pcix_mode), .pcix_speed(pcix_speed),
-            .bus64(bus64), .pci66(pci66), .tick(func_tick[18*f +: 18]),
+            .bus64(bus64), .pci66(pci66), .mac_addr(mac_addr), .tick(func_tick[18*f +: 18]),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
             .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]), .mmio_known(m_known[f]),

@@ -110,12 +110,13 @@ static void print_result(const char *path, const qemu_result *r)
         const qemu_partner *q = &r->partner[p];
         if (!q->present)
             continue;
+        const char *when = r->partner_start_guest ? "the guest's start (config byte 0xF0)" : "the guest enabled receive";
         if (q->started)
-            printf("Link partner on port %d: %llu frames sent (%llu bytes with FCS), from gen.start_us after the "
-                   "guest enabled receive\n",
-                   p, (unsigned long long)q->frames, (unsigned long long)q->bytes);
+            printf("Link partner on port %d: %llu frames sent (%llu bytes with FCS), from gen.start_us after %s\n", p,
+                   (unsigned long long)q->frames, (unsigned long long)q->bytes, when);
         else
-            printf("Link partner on port %d: sent nothing (the guest never enabled receive on the port)\n", p);
+            printf("Link partner on port %d: sent nothing (it waits for %s)\n", p,
+                   r->partner_start_guest ? "the guest's start (config byte 0xF0)" : "the guest to enable receive");
     }
     printf("Guest memory map updates %llu; interrupt line changes not delivered %llu; late observations %llu\n",
            (unsigned long long)r->sysmem_syncs, (unsigned long long)r->irq_changes, (unsigned long long)r->late);

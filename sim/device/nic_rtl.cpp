@@ -243,6 +243,12 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
         t->pcix_speed = s->pcix_speed & 3;
         t->bus64 = s->bus64 & 1;
         t->pci66 = s->pci66 & 1;
+        // the EEPROM's address: port 0's (the second function flips its
+        // last bit, as drivers of the 82546 do)
+        uint64_t mac = 0;
+        for (int i = 5; i >= 0; i--)
+            mac = mac << 8 | s->mac[0][i];
+        t->mac_addr = mac;
         t->clk = 0;
         t->rst_n = 0;
         t->eval();

@@ -37,10 +37,12 @@ typedef struct server {
     /* qemu.partner: per port, the generator (NULL: none), its next frame
      * (when have), and the capture of what it sent */
     link_gen *gen[QEMU_MAX_FUNCS];
+    link_gen_cfg gen_cfg[QEMU_MAX_FUNCS];
     link_gen_frame gf[QEMU_MAX_FUNCS];
     int have[QEMU_MAX_FUNCS];
     link_sink *gen_cap[QEMU_MAX_FUNCS];
     int adv;                    /* the 82599's registers (else the 82546's) */
+    int start_by_guest;         /* qemu.partner_start = guest */
     FILE *trace;                /* qemu.trace: every BAR access, or NULL */
     ps_t byte_ps;
     qemu_result *r;
@@ -123,15 +125,32 @@ static int rx_enable_write(const server *s, uint32_t off, uint32_t v)
     return s->adv ? off == 0x03000 && (v & 1u) : off == 0x00100 && (v & 2u);
 }
 
-/* The guest wrote off on function f: its partner's start. */
-static void partner_watch(server *s, int f, uint32_t off, uint32_t v)
+/* Port f's partner starts now: its first frame gen.start_us later.  Again
+ * before its first frame has arrived, it starts over. */
+static void partner_start(server *s, int f)
 {
     qemu_partner *p = &s->r->partner[f];
-    if (!s->gen[f] || p->started || !rx_enable_write(s, off, v))
+    if (!s->gen[f] || p->frames)
         return;
+    char e[200];
+    link_gen *g = link_gen_new(&s->gen_cfg[f], e, sizeof e);
+    if (!g)     /* the same configuration built once already in open_partners */
+        return;
+    link_gen_free(s->gen[f]);
+    s->gen[f] = g;
     p->started = 1;
-    link_gen_delay(s->gen[f], nic_engine_now(s->e));
-    s->have[f] = link_gen_next(s->gen[f], &s->gf[f]);
+    link_gen_delay(g, nic_engine_now(s->e));
+    s->have[f] = link_gen_next(g, &s->gf[f]);
+}
+
+/* The guest wrote off on function f.  With qemu.partner_start = rx_enable
+ * a write enabling receive starts the port's partner; a driver may enable
+ * receive more than once while it brings the port up, and every such
+ * write before the first frame starts the wait again. */
+static void partner_watch(server *s, int f, uint32_t off, uint32_t v)
+{
+    if (!s->start_by_guest && rx_enable_write(s, off, v))
+        partner_start(s, f);
 }
 
 /* The time of the partners' next frame, PS_NEVER when none is due. */
@@ -162,6 +181,7 @@ static void partner_feed(server *s, ps_t until)
 static int open_partners(server *s, const scenario *sc, char *err, size_t errlen)
 {
     const char *which = scenario_str(sc, "qemu", "partner");
+    s->start_by_guest = s->r->partner_start_guest = !strcmp(scenario_str(sc, "qemu", "partner_start"), "guest");
     if (!strcmp(which, "none"))
         return 0;
     const char *pat = scenario_str(sc, "qemu", "partner_pcap");
@@ -172,10 +192,10 @@ static int open_partners(server *s, const scenario *sc, char *err, size_t errlen
             snprintf(err, errlen, "qemu.partner = %s: the card serves %d port%s", which, s->nf, s->nf == 1 ? "" : "s");
             return -1;
         }
-        link_gen_cfg cfg;
-        link_partner_cfg_of(sc, p, &cfg);
+        link_gen_cfg *cfg = &s->gen_cfg[p];
+        link_partner_cfg_of(sc, p, cfg);
         char e[300], path[1024];
-        if (!(s->gen[p] = link_gen_new(&cfg, e, sizeof e))) {
+        if (!(s->gen[p] = link_gen_new(cfg, e, sizeof e))) {
             snprintf(err, errlen, "qemu.partner (eth%d): %s", p, e);
             return -1;
         }
@@ -218,6 +238,11 @@ static int serve_one(server *s, int f, char *err, size_t errlen)
                    ? -1 : 1;
     case MPQEMU_PCI_CFGWRITE:
         st->cfg_writes++;
+        /* the start button of qemu.partner_start = guest: a write to the
+         * device-specific config byte QEMU_PARTNER_START_CFG */
+        if (s->start_by_guest && m.data.cfg.addr == QEMU_PARTNER_START_CFG)
+            for (int p = 0; p < s->nf; p++)
+                partner_start(s, p);
         pci_config_write(&s->cfg[f], m.data.cfg.addr, m.data.cfg.val, m.data.cfg.len);
         return mpqemu_ret(s->sock[f], 0, 1, err, errlen) ? -1 : 1;
     case MPQEMU_BAR_READ:
@@ -294,13 +319,14 @@ static uint16_t device_id_of(const scenario *sc)
     return strcmp(scenario_str(sc, "nic", "model"), "82599") ? 0x1010 : 0x10f7;
 }
 
-static pid_t start_qemu(server *s, char *const *qemu_argv, int peer[], FILE *log, char *err, size_t errlen)
+static pid_t start_qemu(server *s, char *const *qemu_argv, int peer[], unsigned slot, FILE *log, char *err,
+                        size_t errlen)
 {
     int argc = 0;
     while (qemu_argv[argc])
         argc++;
     char **argv = calloc((size_t)argc + 2 * QEMU_MAX_FUNCS + 1, sizeof *argv);
-    char dev[QEMU_MAX_FUNCS][64];
+    char dev[QEMU_MAX_FUNCS][96];
     if (!argv) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -308,7 +334,8 @@ static pid_t start_qemu(server *s, char *const *qemu_argv, int peer[], FILE *log
     for (int i = 0; i < argc; i++)
         argv[i] = qemu_argv[i];
     for (int f = 0; f < s->nf; f++) {
-        snprintf(dev[f], sizeof dev[f], "x-pci-proxy-dev,id=nicsim%d,fd=%d", f, peer[f]);
+        snprintf(dev[f], sizeof dev[f], "x-pci-proxy-dev,id=nicsim%d,fd=%d,addr=%#x.%d%s", f, peer[f], slot, f,
+                 s->nf > 1 && f == 0 ? ",multifunction=on" : "");
         argv[argc++] = "-device";
         argv[argc++] = dev[f];
     }
@@ -378,8 +405,12 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
         goto out;
     for (int f = 0; f < s.nf; f++) {
         r->fn[f].device_id = device_id_of(sc);
+        /* one device, its ports functions 0 and 1 of one slot, as on the
+         * card: the header's multi-function bit tells a driver to read its
+         * function number from STATUS (the 82546's second port flips the
+         * EEPROM's MAC address by it) */
         pci_config_init(&s.cfg[f], 0x8086, r->fn[f].device_id, 0x020000, 0x01, 0x8086, r->fn[f].device_id,
-                        BAR0_SIZE, 0);
+                        BAR0_SIZE, s.nf > 1);
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
             snprintf(err, errlen, "socketpair: %s", strerror(errno));
@@ -390,7 +421,7 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
         fcntl(s.sock[f], F_SETFD, FD_CLOEXEC);
     }
     double t0 = wall_now();
-    if ((pid = start_qemu(&s, qemu_argv, peer, log, err, errlen)) < 0)
+    if ((pid = start_qemu(&s, qemu_argv, peer, (unsigned)scenario_uint(sc, "qemu", "slot"), log, err, errlen)) < 0)
         goto out;
     for (int f = 0; f < s.nf; f++) {
         close(peer[f]);

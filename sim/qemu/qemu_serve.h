@@ -4,7 +4,9 @@
  * device per PCI function.
  *
  * QEMU is started as a child with the caller's command line plus one
- * `-device x-pci-proxy-dev,id=nicsimF,fd=N` per function; the guest's RAM
+ * `-device x-pci-proxy-dev,id=nicsimF,fd=N,addr=SLOT.F` per function
+ * (qemu.slot; a two-port card is one multi-function device, as on the
+ * card); the guest's RAM
  * must be a shared memfd (`-object memory-backend-memfd,id=mem,size=...,
  * share=on -machine memory-backend=mem`) or every DMA is a master abort.
  *
@@ -20,8 +22,10 @@
  * other port of the card (a cable: each frame arrives there with its FCS
  * when its last bit has crossed).  With qemu.partner, that port's link
  * partner sends the [gen] traffic (link_partner_cfg_of), its first frame
- * gen.start_us after the guest's driver first enables receive on the port
- * (a write setting RXCTRL.RXEN on the 82599, RCTL.EN on the 82546): the
+ * gen.start_us after the guest's driver enables receive on the port (a
+ * write setting RXCTRL.RXEN on the 82599, RCTL.EN on the 82546; the last
+ * such write before the first frame arrives), or with qemu.partner_start
+ * = guest when the guest writes config byte QEMU_PARTNER_START_CFG: the
  * guest's clock is not the simulator's, so "once the receiver is up" is
  * the only start that means the same on every run; qemu.partner = both
  * gives each port one.  qemu.partner_pcap ({port} as capture.pcap's) keeps
@@ -35,6 +39,12 @@
 #include "../engine/nic_engine.h"
 
 enum { QEMU_MAX_FUNCS = 2, QEMU_MAX_UNMODELLED = 4096 };
+/* qemu.partner_start = guest: a config-space write to this byte (in the
+ * device-specific part, which the model leaves read-only 0) of either
+ * function starts the partners, as an operator starts a traffic generator
+ * once the receiver is up: `printf '\001' | dd of=/sys/bus/pci/devices/
+ * D/config bs=1 seek=240 conv=notrunc` in the guest */
+enum { QEMU_PARTNER_START_CFG = 0xF0 };
 
 typedef struct qemu_fn_stats {
     uint64_t cfg_reads, cfg_writes, bar_reads, bar_writes;
@@ -59,6 +69,7 @@ typedef struct qemu_result {
     uint64_t tx_frames[QEMU_MAX_FUNCS], cabled[QEMU_MAX_FUNCS];
     uint64_t irq_changes;       /* interrupt line changes: not delivered (no KVM: no irqfd) */
     qemu_partner partner[QEMU_MAX_FUNCS];
+    int partner_start_guest;    /* qemu.partner_start = guest */
     uint64_t late;              /* nic_engine_late */
     double sim_s, wall_s;       /* simulated and wall-clock seconds */
     /* accesses to registers the RTL does not implement: the total and the

@@ -158,8 +158,10 @@ const scenario_key nicsim_keys[] = {
     { "fault",  "rate_pct",         SCN_UINT,   "10",        "0",    "100",     NULL, "faulty-device mode: percent of RX write-backs corrupted" },
     { "fault",  "seed",             SCN_UINT,   "1",         NULL,   NULL,      NULL, "faulty-device mode: seed of which write-backs and how" },
     { "capture", "pcap",            SCN_STRING, "",          NULL,   NULL,      NULL, "write each transmitting port's frames to this pcap; {port} is replaced by the port number" },    { "qemu",   "trace",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: print every BAR access (simulated time, function, offset, value) on stderr" },
-    { "qemu",   "partner",          SCN_ENUM,   "none",      NULL,   NULL,      "none|0|1|both", "nicsim qemu: the port(s) whose link partner sends [gen] traffic, from gen.start_us after the guest's driver first enables receive on the port (RXCTRL.RXEN / RCTL.EN)" },
+    { "qemu",   "partner",          SCN_ENUM,   "none",      NULL,   NULL,      "none|0|1|both", "nicsim qemu: the port(s) whose link partner sends [gen] traffic, from gen.start_us after the guest's driver enables receive on the port (RXCTRL.RXEN / RCTL.EN; the last such write before the first frame)" },
+    { "qemu",   "partner_start",    SCN_ENUM,   "rx_enable", NULL,   NULL,      "rx_enable|guest", "nicsim qemu: when the partners start: when the guest's driver enables receive (rx_enable), or when the guest writes PCI config byte 0xF0 of the card (guest: the operator's start button, once the receiver is up)" },
     { "qemu",   "partner_pcap",     SCN_STRING, "",          NULL,   NULL,      NULL, "nicsim qemu: write each partner's frames (without FCS) to this pcap, {port} replaced by its port (required with partner = both), to compare a forwarded capture with" },
+    { "qemu",   "slot",             SCN_UINT,   "2",         "1",    "31",      NULL, "nicsim qemu: the guest's PCI slot of the card; its ports are functions 0 and 1 of it" },
     { "qemu",   "cable",            SCN_BOOL,   "false",     NULL,   NULL,      NULL, "nicsim qemu: a cable between the card's two ports (each port receives what the other sends)" },
 };
 const size_t nicsim_n_keys = sizeof nicsim_keys / sizeof nicsim_keys[0];

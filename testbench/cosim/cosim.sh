@@ -15,8 +15,9 @@
 # comparison is shown to fail on a capture with one byte changed (the
 # negative control).
 #
-# Case Testpmd_82599 (testpmd_case.sh): DPDK's testpmd with its own ixgbe
-# PMD forwards between the two ports, each fed by a link partner.
+# Cases Testpmd_82599 and Testpmd_82546 (testpmd_case.sh): DPDK's testpmd
+# with its own ixgbe and em PMDs forwards between the card's two ports,
+# each fed by a link partner.
 #
 # Writes BUILD_DIR/cosim-results.xml (JUnit) and keeps everything else in
 # BUILD_DIR/cosim.  Exit 0 when every case passed.
@@ -43,36 +44,14 @@ expected_capture cosim "$build" "$pktgen_ini" "$sim_pcap" ||
     give_up "the simulator run failed (see $sim_pcap.txt)"
 
 # The guest: busybox, uio_pci_generic, nicsim-hw and the payload.
+# shellcheck source=dpdk_guest.sh
+. "$here/dpdk_guest.sh"
 root=$cos/rootfs
-rm -rf "$root"
-mkdir -p "$root"/{bin,proc,sys,dev,lib/modules,cosim}
-cp /bin/busybox "$root/bin/busybox"
-cp "$cache"/modules/uio.ko "$cache"/modules/uio_pci_generic.ko "$root/lib/modules/"
+guest_root "$root" "$cache"
+mkdir -p "$root/cosim"
 cp "$build/nicsim-hw" "$pktgen_ini" "$sink_ini" "$root/cosim/"
 cp "$here/guest_run.sh" "$root/cosim/run.sh"
-cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-# PID 1 of the cosim guest (testbench/cosim/cosim.sh): mounts, uio, 2 MiB
-# hugepages, then /cosim/run.sh; its status leaves through isa-debug-exit
-# (QEMU exits with (status << 1) | 1).
-/bin/busybox --install -s 2>/dev/null
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-finish() {
-    echo "COSIM-EXIT: $1"
-    printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
-    poweroff -f
-}
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev || finish 126
-mkdir -p /dev/hugepages
-mount -t hugetlbfs hugetlbfs /dev/hugepages || finish 126
-insmod /lib/modules/uio.ko && insmod /lib/modules/uio_pci_generic.ko || finish 126
-echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-sh /cosim/run.sh
-finish $?
-INIT
-chmod +x "$root/init"
+guest_init "$root" COSIM-EXIT 64 /cosim/run.sh
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) > "$cos/initramfs.cpio" ||
     give_up "building the initramfs failed"
 
@@ -121,9 +100,10 @@ else
     grep -a -E 'nicsim-hw: |COSIM-|sink on|pktgen on|nicsim qemu' "$log" | tail -30 >&2
     rc=1
 fi
-# DPDK's ixgbe PMD on the same card (testpmd_case.sh)
+# DPDK's own PMDs (testpmd_case.sh): ixgbe on the 82599, em on the 82546
 . "$here/testpmd_case.sh"
-testpmd_case "$build"
+testpmd_case "$build" 82599
+testpmd_case "$build" 82546
 junit_write "$results" Cosim
 junit_failed && rc=1
 exit $rc

@@ -1,6 +1,9 @@
-# Sourced by the scripts that run DPDK's testpmd in a QEMU guest against
-# nicsim's RTL (testbench/cosim/testpmd.sh, the `make cosim` cases;
-# testbench/cosim/dpdk_probe.sh, the probe).  Bash.
+# Sourced by the scripts that boot `make cosim`'s guests (bash):
+# guest_root and guest_init build the root and PID 1 every guest shares
+# (testbench/cosim/cosim.sh's nicsim-hw guest too); the dpdk_guest_*
+# functions the guest that runs DPDK's testpmd against nicsim's RTL
+# (testbench/cosim/testpmd_case.sh, the make cosim cases;
+# testbench/cosim/dpdk_probe.sh, the probe).
 #
 #   dpdk_guest_initramfs OUTDIR CACHE TESTPMD_ARGS SCRIPT
 #
@@ -20,6 +23,43 @@
 # Needs Debian 12's DPDK 22.11 on the host (`dpdk-testpmd` is in dpdk-dev).
 
 dpdk_guest_testpmd() { command -v dpdk-testpmd; }
+
+# The root every cosim guest starts from: busybox and the uio modules of
+# the `make hil` kernel in CACHE.
+guest_root() { # ROOT CACHE
+    rm -rf "$1"
+    mkdir -p "$1"/{bin,proc,sys,dev,lib/modules}
+    cp /bin/busybox "$1/bin/busybox"
+    cp "$2"/modules/uio.ko "$2"/modules/uio_pci_generic.ko "$1/lib/modules/"
+}
+
+# ROOT/init, the guest's PID 1: mounts, uio + uio_pci_generic, HUGEPAGES
+# 2 MiB pages, then `sh RUN`; its status is printed as "TAG: N" and leaves
+# through isa-debug-exit (QEMU exits with (status << 1) | 1).
+guest_init() { # ROOT TAG HUGEPAGES RUN
+    cat > "$1/init" <<INIT
+#!/bin/busybox sh
+# PID 1 of a cosim guest (testbench/cosim/dpdk_guest.sh, guest_init).
+/bin/busybox --install -s 2>/dev/null
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+finish() {
+    echo "$2: \$1"
+    printf "\\\\\$(printf %03o "\$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+    poweroff -f
+}
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev || finish 126
+mkdir -p /dev/hugepages /dev/shm
+mount -t hugetlbfs hugetlbfs /dev/hugepages || finish 126
+mount -t tmpfs tmpfs /dev/shm
+insmod /lib/modules/uio.ko && insmod /lib/modules/uio_pci_generic.ko || finish 126
+echo $3 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+sh $4
+finish \$?
+INIT
+    chmod +x "$1/init"
+}
 
 # QEMU's command for such a guest, after `nicsim qemu SCENARIO ... --`,
 # into the array DPDK_QEMU: 1 GiB (hugepages), 2 vCPUs (testpmd wants a
@@ -44,10 +84,8 @@ dpdk_guest_initramfs() { # OUTDIR CACHE TESTPMD_ARGS SCRIPT
         [ -e "$f" ] || { echo "missing $f (testbench/hil/fetch.sh)" >&2; return 1; }
     done
     root=$out/rootfs
-    rm -rf "$root"
-    mkdir -p "$root"/{bin,proc,sys,dev,tmp,var/run,lib/modules,dpdk}
-    cp /bin/busybox "$root/bin/busybox"
-    cp "$cache"/modules/uio.ko "$cache"/modules/uio_pci_generic.ko "$root/lib/modules/"
+    guest_root "$root" "$cache"
+    mkdir -p "$root"/{tmp,var/run,dpdk}
     _dg_copy() { mkdir -p "$root$(dirname "$1")" && cp -L "$1" "$root$1"; }
     _dg_copy "$testpmd"
     {
@@ -72,29 +110,7 @@ dpdk_guest_initramfs() { # OUTDIR CACHE TESTPMD_ARGS SCRIPT
          "--log-level=lib.eal:${DPDK_EAL_LOG:-notice} ${DPDK_EAL_EXTRA:-} -- -i $args" > "$root/dpdk/cmdline"
     printf '%s\n' "$script" > "$root/dpdk/script"
     cp "$here/testpmd_guest.sh" "$root/dpdk/run.sh"
-    cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-# PID 1 of the DPDK guest (testbench/cosim/dpdk_guest.sh): mounts, uio,
-# 2 MiB hugepages, then /dpdk/run.sh; its status leaves through
-# isa-debug-exit.
-/bin/busybox --install -s 2>/dev/null
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-finish() {
-    echo "DPDK-GUEST-EXIT: $1"
-    printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
-    poweroff -f
-}
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev || finish 126
-mkdir -p /dev/hugepages /dev/shm
-mount -t hugetlbfs hugetlbfs /dev/hugepages || finish 126
-mount -t tmpfs tmpfs /dev/shm
-insmod /lib/modules/uio.ko && insmod /lib/modules/uio_pci_generic.ko || finish 126
-echo 128 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-sh /dpdk/run.sh
-finish $?
-INIT
+    guest_init "$root" DPDK-GUEST-EXIT 128 /dpdk/run.sh
     chmod +x "$root/init" "$root/dpdk/run.sh"
     (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) > "$out/initramfs.cpio"
 }

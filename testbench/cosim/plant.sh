@@ -23,7 +23,7 @@ fi
 # shellcheck source=testpmd_case.sh
 . "$here/testpmd_case.sh"
 testpmd_fail=
-testpmd_case "$build" "$build/plant/nicsim" 2> "$build/plant-case.err"
+testpmd_case "$build" 82599 "$build/plant/nicsim" 2> "$build/plant-case.err"
 if [ -z "$testpmd_fail" ]; then
     echo "cosim-plant: FAIL: the DPDK case passed on an RTL whose RX write-back length is 4 bytes too long" >&2
     exit 1

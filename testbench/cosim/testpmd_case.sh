@@ -1,16 +1,17 @@
 # Sourced by testbench/cosim/cosim.sh: the DPDK case of `make cosim`
 # (issue 20), DPDK's own ixgbe poll-mode driver against the 82599 RTL.
 #
-#   testpmd_case BUILD_DIR [NICSIM]
+#   testpmd_case BUILD_DIR MODEL [NICSIM]
 #
-# NICSIM: the nicsim binary serving the card (default BUILD_DIR/nicsim;
-# make cosim-plant passes one built with a planted RTL defect).  Sets
+# MODEL: 82599 (DPDK's ixgbe PMD) or 82546 (its em PMD).  NICSIM: the
+# nicsim binary serving the card (default BUILD_DIR/nicsim; make
+# cosim-plant passes one built with a planted RTL defect).  Sets
 # testpmd_fail to the failure (empty when the case passed).
 #
-# Case Testpmd_82599: a TCG guest runs Debian's dpdk-testpmd 22.11 (io
+# Case Testpmd_MODEL: a TCG guest runs Debian's dpdk-testpmd 22.11 (io
 # forward, one queue per port, 4096-descriptor rings) on both functions
 # `nicsim qemu` serves; each port's link partner sends
-# testbench/scenarios/cosim-82599-testpmd.ini's frames (64..1518 bytes, 16
+# testbench/scenarios/cosim-MODEL-testpmd.ini's frames (64..1518 bytes, 16
 # flows) once testpmd has enabled receive on it.  It passes when
 #   - port 1's capture equals, frame for frame and byte for byte, what
 #     port 0's partner sent, and port 0's what port 1's partner sent
@@ -18,7 +19,9 @@
 #   - testpmd's port statistics, which DPDK reads from the RTL's counters,
 #     agree: on each port RX-packets = what its partner sent, TX-packets =
 #     what the other partner sent, RX-bytes and TX-bytes = those frames'
-#     bytes without FCS (DPDK reports bytes without the CRC);
+#     bytes, without FCS on the 82599 (the ixgbe PMD takes it off: QBRC
+#     counts after the strip, GOTC less 4 a frame), with it on the 82546
+#     (the em PMD reports GORC and GOTC, which count through the FCS);
 #   - testpmd and the guest exited 0.
 # Register accesses the RTL does not implement are listed in the case's
 # output (nicsim qemu's report), not failed on: DPDK programs much that the
@@ -26,14 +29,15 @@
 # dpdk-dev, installed here when missing (as root, without recommends); the
 # case passes with a "skipped" message where it cannot be installed.
 testpmd_case() {
-    local build=$1 nicsim=${2:-$1/nicsim} here top out cache ini log secs start qrc said tp cmp0 cmp1 fail summary n0 n1 b0 b1
+    local build=$1 model=$2 nicsim=${3:-$1/nicsim} here top out name=Testpmd_$2 fcs cache ini log secs start qrc said tp cmp0 cmp1 fail summary n0 n1 b0 b1
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     top=$(cd "$here/../.." && pwd)
     # shellcheck source=dpdk_guest.sh
     . "$here/dpdk_guest.sh"
-    out=$build/cosim/testpmd
+    out=$build/cosim/testpmd-$model
     cache=$build/hil/cache
-    ini=$top/testbench/scenarios/cosim-82599-testpmd.ini
+    ini=$top/testbench/scenarios/cosim-$model-testpmd.ini
+    fcs=$([ "$model" = 82546 ] && echo 0 || echo 4)   # bytes a frame the statistics leave out
     rm -rf "$out"
     mkdir -p "$out"
     if ! dpdk_guest_testpmd > /dev/null && [ "$(id -u)" = 0 ] &&
@@ -46,14 +50,24 @@ testpmd_case() {
         fi
     fi
     if ! dpdk_guest_testpmd > /dev/null; then
-        echo "cosim: Testpmd_82599 skipped: dpdk-testpmd is neither installed nor installable (Debian 12: dpdk-dev)"
-        junit_record Testpmd_82599 0 "" "skipped: dpdk-testpmd is neither installed nor installable"
+        echo "cosim: $name skipped: dpdk-testpmd is neither installed nor installable (Debian 12: dpdk-dev)"
+        junit_record $name 0 "" "skipped: dpdk-testpmd is neither installed nor installable"
         return 0
     fi
     # testpmd: interactive (commands from the script), io forward, 4096
     # descriptors a ring (every frame fits while the guest catches up),
     # no link-state or removal interrupts (none reach a TCG guest)
+    # the partners start once the ports are up (qemu.partner_start =
+    # guest): a driver's port start resets its statistics, and frames
+    # counted before that would be missing from them.  Before forwarding
+    # starts, while no vCPU touches the card: QEMU 7.2's proxy deadlocks
+    # when one vCPU writes a function's config space while another
+    # accesses its BAR (seen once with the 82599: both vCPUs and the main
+    # loop waiting on each other's locks).  The RX rings hold the frames
+    # until testpmd forwards (--no-flush-rx).
     local script="sleep 1
+partners
+sleep 2
 send start
 sleep 15
 send show port stats all
@@ -64,7 +78,7 @@ send quit"
     if ! dpdk_guest_initramfs "$out" "$cache" \
         "--no-lsc-interrupt --no-rmv-interrupt --no-flush-rx --forward-mode=io --nb-cores=1 --rxd=4096 --txd=4096 --total-num-mbufs=20480" \
         "$script" > "$out/initramfs.log" 2>&1; then
-        junit_record Testpmd_82599 0 "building the DPDK guest failed: $(tail -1 "$out/initramfs.log")" ""
+        junit_record $name 0 "building the DPDK guest failed: $(tail -1 "$out/initramfs.log")" ""
         return 0
     fi
     dpdk_guest_qemu "$out" "$cache"
@@ -84,9 +98,9 @@ send quit"
     local c0=$?
     n0=$(jq -r '.partners[] | select(.port == 0) | .frames' "$out/qemu.json" 2>/dev/null)
     n1=$(jq -r '.partners[] | select(.port == 1) | .frames' "$out/qemu.json" 2>/dev/null)
-    # the partners' bytes without FCS
-    b0=$(jq -r '.partners[] | select(.port == 0) | .bytes - 4 * .frames' "$out/qemu.json" 2>/dev/null)
-    b1=$(jq -r '.partners[] | select(.port == 1) | .bytes - 4 * .frames' "$out/qemu.json" 2>/dev/null)
+    # the partners' bytes as DPDK's statistics count them
+    b0=$(jq -r ".partners[] | select(.port == 0) | .bytes - $fcs * .frames" "$out/qemu.json" 2>/dev/null)
+    b1=$(jq -r ".partners[] | select(.port == 1) | .bytes - $fcs * .frames" "$out/qemu.json" 2>/dev/null)
     # testpmd's "show port stats all": per port, RX-packets, RX-bytes,
     # TX-packets, TX-bytes
     local stats want
@@ -113,12 +127,12 @@ send quit"
     fi
     summary="guest status ${said:-?}, testpmd ${tp:-?}, ${secs} s; partners sent ${n0:-?} + ${n1:-?} frames; port 1 vs partner 0: $(echo "$cmp1" | head -1); port 0 vs partner 1: $(echo "$cmp0" | head -1); testpmd's statistics: $stats"
     testpmd_fail=$fail
-    junit_record Testpmd_82599 "$secs" "$fail" "$summary
+    junit_record $name "$secs" "$fail" "$summary
 $(grep -a -A200 '^nicsim qemu: ' "$log" | head -200)"
     if [ -z "$fail" ]; then
-        echo "cosim: PASS Testpmd_82599: $summary"
+        echo "cosim: PASS $name: $summary"
     else
-        echo "cosim: FAIL Testpmd_82599: $summary" >&2
+        echo "cosim: FAIL $name: $summary" >&2
         echo "cosim: $fail" >&2
         grep -a -E 'DPDK-|EAL: Error|ixgbe.*[Ff]ail|nicsim qemu' "$log" | tail -20 >&2
     fi
