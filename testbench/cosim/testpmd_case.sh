@@ -65,15 +65,17 @@ testpmd_case() {
     # accesses its BAR (seen once with the 82599: both vCPUs and the main
     # loop waiting on each other's locks).  The RX rings hold the frames
     # until testpmd forwards (--no-flush-rx).
+    # (3,000 frames take testpmd well under a second of the guest's time
+    # to forward; the sleeps give its output time to reach the console)
     local script="sleep 1
 partners
-sleep 2
+sleep 1
 send start
-sleep 15
+sleep 4
 send show port stats all
-sleep 3
+sleep 2
 send stop
-sleep 3
+sleep 2
 send quit"
     if ! dpdk_guest_initramfs "$out" "$cache" \
         "--no-lsc-interrupt --no-rmv-interrupt --no-flush-rx --forward-mode=io --nb-cores=1 --rxd=4096 --txd=4096 --total-num-mbufs=20480" \
