@@ -80,8 +80,6 @@ static int um_rows(const qemu_result *r, um_row *rows)
             if (idx[j] < w.first)
                 w.first = idx[j];
         }
-        if (k < 0)
-            j = i + 1;
         w.hi = idx[j - 1];
         w.n = j - i;
         rows[n++] = w;

@@ -6,6 +6,7 @@
 #include "../engine/nic_engine.h"
 #include "../system/system.h"
 #include "../system/link_partner.h"
+#include "../scenario/personality.h"
 #include "../../models/link_gen.h"
 #include "../../models/link_sink.h"
 #include <errno.h>
@@ -314,9 +315,9 @@ static int open_captures(server *s, const scenario *sc, char *err, size_t errlen
 /* The IDs each personality shows: the 82546EB copper dual port (8086:1010)
  * and the 82599 KX4 backplane part (8086:10f7), which needs no SFP+ module
  * identification the RTL does not model. */
-static uint16_t device_id_of(const scenario *sc)
+static uint16_t device_id_of(const server *s)
 {
-    return strcmp(scenario_str(sc, "nic", "model"), "82599") ? 0x1010 : 0x10f7;
+    return s->adv ? 0x10f7 : 0x1010;
 }
 
 static pid_t start_qemu(server *s, char *const *qemu_argv, int peer[], unsigned slot, FILE *log, char *err,
@@ -400,11 +401,11 @@ int qemu_serve(const scenario *sc, char *const *qemu_argv, FILE *log, qemu_resul
     if (!(s.e = nic_engine_new(sc, &io, err, errlen)))
         return -1;
     s.nf = r->nfuncs = nic_engine_ports(s.e) < QEMU_MAX_FUNCS ? nic_engine_ports(s.e) : QEMU_MAX_FUNCS;
-    s.adv = !strcmp(scenario_str(sc, "nic", "model"), "82599");
+    s.adv = nic_personality_of(sc)->rtl == NIC_RTL_82599;
     if (open_captures(&s, sc, err, errlen) || open_partners(&s, sc, err, errlen))
         goto out;
     for (int f = 0; f < s.nf; f++) {
-        r->fn[f].device_id = device_id_of(sc);
+        r->fn[f].device_id = device_id_of(&s);
         /* one device, its ports functions 0 and 1 of one slot, as on the
          * card: the header's multi-function bit tells a driver to read its
          * function number from STATUS (the 82546's second port flips the
