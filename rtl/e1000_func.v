@@ -72,7 +72,8 @@ module e1000_func #(
     wire        icr_read, icr_wr, ics_wr, ims_wr, imc_wr, itr_wr, stat_rd;
     wire [31:0] icr, ims, stat_data;
     wire [7:0]  stat_idx;
-    wire        rx_en, rx_sbp, rx_mpe, rx_lpe, rx_bam, rx_secrc, rdh_wr, rx_gran, rx_fpd, rx_cfg_wr;
+    wire        rx_en, rx_sbp, rx_upe, rx_mpe, rx_lpe, rx_bam, rx_secrc, rdh_wr, rx_gran, rx_fpd, rx_cfg_wr;
+    wire [1:0]  rx_mo;
     wire [1:0]  rx_rdmts;
     wire [15:0] rx_buf_bytes, rx_ring_size, rdt, rdh, rdtr, radv;
     wire [63:0] rdba;
@@ -91,7 +92,10 @@ module e1000_func #(
     wire [17:0] rq_timer;
     wire [31:0] tx_stat_data, rx_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    assign mmio_rdata = regs_rdata | rx_stat_data;
+    wire [31:0] filt_rdata;
+    wire        regs_known, filt_known, rx_first, da_match;
+    assign mmio_rdata = regs_rdata | rx_stat_data | filt_rdata;
+    assign mmio_known = regs_known || filt_known;
 
     // the port's EEPROM and PHY, beside the register file (issue 20: what
     // an independent driver reads at bring-up)
@@ -113,15 +117,15 @@ module e1000_func #(
         .tx_en(tx_en), .tx_psp(tx_psp), .ipgt(ipgt), .tdba(tdba), .ring_size(ring_size), .tdt(tdt),
         .tdh_wr(tdh_wr), .tdh_val(tdh_val), .tdh(tdh), .pthresh(pthresh), .hthresh(hthresh),
         .wthresh(wthresh), .gran(gran), .tidv(tidv), .tadv(tadv), .tx_buf_bytes(tx_buf_bytes),
-        .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_mpe(rx_mpe), .rx_lpe(rx_lpe), .rx_bam(rx_bam),
-        .rx_secrc(rx_secrc), .rx_rdmts(rx_rdmts), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
+        .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_upe(rx_upe), .rx_mpe(rx_mpe), .rx_lpe(rx_lpe), .rx_bam(rx_bam),
+        .rx_mo(rx_mo), .rx_secrc(rx_secrc), .rx_rdmts(rx_rdmts), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
         .rx_ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr), .rdh(rdh),
         .rx_pthresh(rx_pthresh), .rx_hthresh(rx_hthresh), .rx_wthresh(rx_wthresh), .rx_gran(rx_gran),
         .rdtr(rdtr), .radv(radv), .rx_fpd(rx_fpd), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
         .icr_read(icr_read), .icr_wr(icr_wr), .ics_wr(ics_wr), .ims_wr(ims_wr), .imc_wr(imc_wr),
         .itr_wr(itr_wr), .icr(icr), .ims(ims), .itr(itr),
         .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(stat_data),
-        .stat_known(tx_stat_known || rx_stat_known), .mmio_known(mmio_known));
+        .stat_known(tx_stat_known || rx_stat_known), .mmio_known(regs_known));
 
     wire [AW:0] free_bytes;
     wire        tag_free, buf_idle, issue_valid, issue_dma, issue_eop, issue_ifcs, issue_drop, frag_done;
@@ -192,9 +196,19 @@ module e1000_func #(
     // packet buffer, which sits in rx_queue with the descriptor engine;
     // e1000_rx_stats counts.
 
+    // the receive addresses and multicast table: entry 0 is the EEPROM's
+    // address, LAN B's with the last byte's low bit inverted (the 82546's
+    // one EEPROM address for both ports)
+    rx_addr_filter #(.NRAR(16), .LNRAR(4), .RAR_BASE(17'h05400), .ASEL(1)) filt (
+        .clk(clk), .rst(frst), .mac_addr(mac_addr ^ {7'd0, FUNC[0], 40'd0}),
+        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
+        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(1'b1),
+        .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
+
     mac_rx #(.LB(5)) macr (
-        .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .mpe(rx_mpe), .bam(rx_bam), .lpe(rx_lpe),
-        .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
+        .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),
+        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match),
+        .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
         .nodesc(rx_nodesc), .room(rx_room), .wr_en(rx_wr_en), .commit(rx_commit), .abort(rx_abort),
         .commit_len(rx_commit_len), .commit_ce(rx_commit_ce),
         .ev(ev), .ev_len(ev_len), .ev_good(ev_good), .ev_bc(ev_bc), .ev_mc(ev_mc), .ev_crcerr(ev_crcerr),

@@ -52,10 +52,12 @@ module e1000_regs #(
     // RX configuration
     output wire        rx_en,
     output wire        rx_sbp,
+    output wire        rx_upe,
     output wire        rx_mpe,
     output wire        rx_lpe,
     output wire        rx_bam,
     output wire        rx_secrc,
+    output wire [1:0]  rx_mo,            // RCTL.MO: the multicast table's hash bits
     output wire [1:0]  rx_rdmts,
     output reg  [15:0] rx_buf_bytes,     // BSIZE/BSEX
     output reg  [63:0] rdba,
@@ -131,7 +133,9 @@ module e1000_regs #(
 
     assign rx_en     = rctl[1];
     assign rx_sbp    = rctl[2];
+    assign rx_upe    = rctl[3];
     assign rx_mpe    = rctl[4];
+    assign rx_mo     = rctl[13:12];
     assign rx_lpe    = rctl[5];
     assign rx_rdmts  = rctl[9:8];
     assign rx_bam    = rctl[15];

@@ -9,9 +9,9 @@
 // Simplifications (see docs/rtl.md "82599 personality"):
 //   - one queue pair: queue 0 has engines; the registers of queues 1..7
 //     exist, their ENABLE bits stay 0 (ixgbe_regs);
-//   - no RSS, no filters: every unicast address matches (FCTRL.UPE, RAL/RAH
-//     and MTA do not filter), broadcasts with FCTRL.BAM or MPE, other
-//     multicasts with MPE (mac_rx's rules); no VLAN;
+//   - no RSS; the destination-address filter of rx_addr_filter and mac_rx
+//     (128 receive addresses, the multicast table with MCSTCTRL.MFE,
+//     FCTRL.UPE/MPE/BAM); no VLAN filter (VFTA, VLNCTRL), no pools (MPSAR);
 //   - the RX packet buffer is at most 64 KiB (RW = 11, 2048 rows of 32
 //     bytes) whatever RXPBSIZE(0) says above that: rx_queue's frame queue
 //     holds 1024 frames, and a stored frame takes at least 2 rows, so 2048
@@ -98,7 +98,8 @@ module ixgbe_func #(
     wire [15:0] tx_ring_size, tdt, tdh;
     wire [6:0]  tx_pthresh, tx_hthresh, tx_wthresh;
     wire [16:0] tx_buf_bytes;
-    wire        rx_en, rx_sbp, rx_mpe, rx_bam, rx_lpe, rx_secrc, rx_drop_en, rdh_wr, rx_swflsh, rx_cfg_wr;
+    wire        rx_en, rx_sbp, rx_upe, rx_mpe, rx_bam, rx_mfe, rx_lpe, rx_secrc, rx_drop_en, rdh_wr, rx_swflsh, rx_cfg_wr;
+    wire [1:0]  rx_mo;
     wire        tx_swflsh;
     wire [15:0] rx_buf_bytes, rx_ring_size, rdt, rdh;
     wire [63:0] rdba;
@@ -113,18 +114,22 @@ module ixgbe_func #(
     wire [17:0] r_timer;
     wire [31:0] tx_stat_data, rx_stat_data, q_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data;
+    wire [31:0] filt_rdata;
+    wire        regs_known, filt_known, rx_first, da_match;
+    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data | filt_rdata;
+    assign mmio_known = regs_known || filt_known;
 
     ixgbe_regs #(.FUNC(FUNC), .NQE(4'd1), .ARD_TICKS(ARD_TICKS), .DMAIDONE_TICKS(DMAIDONE_TICKS),
                  .LINK_TICKS(LINK_TICKS)) regs (
-        .clk(clk), .rst(rst), .func_rst(frst), .link_up(link_up), .mac_addr(mac_addr), .tick(tick),
+        .clk(clk), .rst(rst), .func_rst(frst), .link_up(link_up), .tick(tick),
         .ee_addr(ee_addr), .ee_data(ee_data), .dev_swsm(dev_swsm), .dev_sw_fw_sync(dev_sw_fw_sync),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
         .mmio_rvalid(mmio_rvalid), .mmio_rdata(regs_rdata),
         .tx_en(tx_en), .tdba(tdba), .tx_ring_size(tx_ring_size), .tdt(tdt), .tdh_wr(tdh_wr), .tdh(tdh),
         .tx_pthresh(tx_pthresh), .tx_hthresh(tx_hthresh), .tx_wthresh(tx_wthresh),
         .hwb_en(hwb_en), .hwb_addr(hwb_addr), .tx_buf_bytes(tx_buf_bytes), .tx_pad(tx_pad), .tx_crc(tx_crc),
-        .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_mpe(rx_mpe), .rx_bam(rx_bam), .rx_lpe(rx_lpe),
+        .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_upe(rx_upe), .rx_mpe(rx_mpe), .rx_bam(rx_bam), .rx_mo(rx_mo),
+        .rx_mfe(rx_mfe), .rx_lpe(rx_lpe),
         .rx_secrc(rx_secrc), .rx_drop_en(rx_drop_en), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
         .rx_ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr), .rdh(rdh),
         .rx_pthresh(rx_pthresh), .rx_hthresh(rx_hthresh), .rx_wthresh(rx_wthresh),
@@ -134,7 +139,7 @@ module ixgbe_func #(
         .eicr(eicr), .eims(eims), .eiac(eiac), .eitr(eitr), .eiam(eiam),
         .stat_rd(stat_rd), .stat_idx(stat_idx), .stat_data(tx_stat_data),
         .qstat_rd(qstat_rd), .qstat_idx(qstat_idx), .stat_known(tx_stat_known || rx_stat_known),
-        .mmio_known(mmio_known), .next_timer(r_timer), .busy(r_busy));
+        .mmio_known(regs_known), .next_timer(r_timer), .busy(r_busy));
 
     // ---------------- transmit path ----------------
     wire [AW:0] free_bytes;
@@ -241,9 +246,18 @@ module ixgbe_func #(
         end
     end
 
+    // the 128 receive addresses (entry 0 the EEPROM's address for this
+    // port) and the multicast table, enabled by MCSTCTRL.MFE
+    rx_addr_filter #(.NRAR(128), .LNRAR(7), .RAR_BASE(17'h0A200), .ASEL(0)) filt (
+        .clk(clk), .rst(frst), .mac_addr(mac_addr),
+        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
+        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(rx_mfe),
+        .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
+
     mac_rx #(.LB(5)) macr (
-        .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .mpe(rx_mpe), .bam(rx_bam), .lpe(rx_lpe),
-        .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
+        .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),
+        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match),
+        .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
         .nodesc(rx_nodesc), .room(rx_room && !rx_drop_now), .wr_en(rx_wr_en), .commit(rx_commit), .abort(rx_abort),
         .commit_len(rx_commit_len), .commit_ce(rx_commit_ce),
         .ev(ev), .ev_len(ev_len), .ev_good(ev_good), .ev_bc(ev_bc), .ev_mc(ev_mc), .ev_crcerr(ev_crcerr),

@@ -38,7 +38,6 @@ module ixgbe_regs #(
     output wire        func_rst,         // CTRL.RST in progress (or power-on)
     // straps
     input  wire        link_up,          // the port's link partner is there
-    input  wire [47:0] mac_addr,         // as the EEPROM would load it: byte 0 (first on the wire) in 7:0
     input  wire [17:0] tick,             // 256 ns ticks since the previous edge (saturating)
     // the card's EEPROM (ixgbe_eeprom) and the device-wide semaphores
     // (ixgbe_sync), shared with the other function
@@ -71,8 +70,11 @@ module ixgbe_regs #(
     // RX queue 0
     output wire        rx_en,            // RXDCTL(0).ENABLE && RXCTRL.RXEN
     output wire        rx_sbp,
+    output wire        rx_upe,
     output wire        rx_mpe,
     output wire        rx_bam,
+    output wire [1:0]  rx_mo,            // MCSTCTRL.MO: the multicast table's hash bits
+    output wire        rx_mfe,           // MCSTCTRL.MFE: the multicast table filters
     output wire        rx_lpe,           // HLREG0.JUMBOEN
     output wire        rx_secrc,         // HLREG0.RXCRCSTRP && RDRXCTL.CRCSTRIP
     output wire        rx_drop_en,       // SRRCTL(0).DROP_EN
@@ -124,7 +126,7 @@ module ixgbe_regs #(
                       EIAM_EX0 = 17'h00AD0,   // Linux ixgbe_setup_gpie writes the 82599's auto-mask here
                       RDRXCTL = 17'h02F00, RXCTRL = 17'h03000, MPC0 = 17'h03FA0, RNBC0 = 17'h03FC0,
                       HLREG0 = 17'h04240, AUTOC = 17'h042A0, LINKS = 17'h042A4, RTTDCS = 17'h04900,
-                      DMATXCTL = 17'h04A80, FCTRL = 17'h05080, RAL0 = 17'h05400, RAH0 = 17'h05404,
+                      DMATXCTL = 17'h04A80, FCTRL = 17'h05080, MCSTCTRL = 17'h05090,
                       DTXMXSZRQ = 17'h08100, EERD = 17'h10014, SWSM = 17'h10140, FWSM = 17'h10148,
                       FACTPS = 17'h10150, SW_FW_SYNC = 17'h10160, ANLP1 = 17'h042B0, MSCA = 17'h0425C,
                       MSRWD = 17'h04260, SECRXCTRL = 17'h08D00, SECRXSTAT = 17'h08D04,
@@ -155,7 +157,8 @@ module ixgbe_regs #(
     localparam [9:0]  RXPB0_RST = 10'd128, TXPB0_RST = 10'd40;
 
     reg [31:0] ctrl, ctrl_ext, rdrxctl, rxctrl, hlreg0, autoc, rttdcs, dmatxctl, fctrl;
-    reg [31:0] ral0, rah0, dtxmxszrq, eiam_r, gpie;
+    reg [31:0] dtxmxszrq, eiam_r, gpie;
+    reg [2:0]  mcstctrl;                 // MO (1:0), MFE (2)
     reg [1:0]  secrxctrl;                // SECRXCTRL.RX_DIS (1) as written; SECRX_DIS (0) reads 1
     reg [31:0] msca;                     // MDIO command/address: MDI_COMMAND (30) self-clears
     reg [15:0] msrwd_w;                  // MSRWD's write data half
@@ -223,8 +226,11 @@ module ixgbe_regs #(
 
     assign rx_en        = q_rxdctl[0][25] && rxctrl[0];
     assign rx_sbp       = fctrl[1];
+    assign rx_upe       = fctrl[9];
     assign rx_mpe       = fctrl[8];
     assign rx_bam       = fctrl[10];
+    assign rx_mo        = mcstctrl[1:0];
+    assign rx_mfe       = mcstctrl[2];
     assign rx_lpe       = hlreg0[2];
     // the MAC strips (HLREG0) and the DMA knows it did (RDRXCTL); B1a sets
     // both, and the model strips only when both say so
@@ -281,7 +287,7 @@ module ixgbe_regs #(
     wire one_known = a == CTRL || a == STATUS || a == CTRL_EXT || a == EEC || a == EICR || a == EICS ||
                      a == EIAC || a == EITR0 || a == EIMS || a == EIMC || a == EIAM || a == EIAM_EX0 ||
                      a == GPIE || a == RDRXCTL || a == RXCTRL || a == HLREG0 || a == AUTOC || a == LINKS ||
-                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == RAL0 || a == RAH0 || a == DTXMXSZRQ ||
+                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == MCSTCTRL || a == DTXMXSZRQ ||
                      a == EERD || a == SWSM || a == FWSM || a == FACTPS || a == SW_FW_SYNC || a == ANLP1 ||
                      a == MSCA || a == MSRWD || a == SECRXCTRL || a == SECRXSTAT || a == QBTC_L0 || a == QBTC_H0;
     // MPC(1..7) and RNBC(1..7) count for packet buffers 1..7, which the
@@ -360,10 +366,7 @@ module ixgbe_regs #(
             secrxctrl <= 2'b01; msca <= 0; msrwd_w <= 0;
             rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam_r <= 0; gpie <= 0;
             eerd_addr <= 0; eerd_done <= 1'b0;
-            // receive address 0 as the EEPROM auto-read loads it: RAL bytes
-            // 0-3, RAH bytes 4-5 and AV (bit 31)
-            ral0 <= mac_addr[31:0];
-            rah0 <= {1'b1, 15'd0, mac_addr[47:32]};
+            mcstctrl <= 3'd0;
             rx_buf_bytes <= 16'd2048;
             rx_rows <= {kb_cap(RXPB0_RST), 5'd0};
             tx_buf_bytes <= {kb_cap(TXPB0_RST), 10'd0};
@@ -421,8 +424,7 @@ module ixgbe_regs #(
                     RTTDCS:    rttdcs <= mmio_wdata;
                     DMATXCTL:  dmatxctl <= mmio_wdata;
                     FCTRL:     fctrl <= mmio_wdata;
-                    RAL0:      ral0 <= mmio_wdata;
-                    RAH0:      rah0 <= mmio_wdata;
+                    MCSTCTRL:  mcstctrl <= mmio_wdata[2:0];
                     DTXMXSZRQ: dtxmxszrq <= mmio_wdata;
                     EIAM, EIAM_EX0: eiam_r <= mmio_wdata;
                     GPIE:      gpie <= mmio_wdata;
@@ -494,8 +496,7 @@ module ixgbe_regs #(
                     RTTDCS:    mmio_rdata <= rttdcs;
                     DMATXCTL:  mmio_rdata <= dmatxctl;
                     FCTRL:     mmio_rdata <= fctrl;
-                    RAL0:      mmio_rdata <= ral0;
-                    RAH0:      mmio_rdata <= rah0;
+                    MCSTCTRL:  mmio_rdata <= {29'd0, mcstctrl};
                     DTXMXSZRQ: mmio_rdata <= dtxmxszrq;
                     EERD:      mmio_rdata <= {ee_data, eerd_addr, eerd_done, 1'b0};
                     SWSM:      mmio_rdata <= {30'd0, dev_swsm};

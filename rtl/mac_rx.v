@@ -11,9 +11,10 @@
 //   RCTL.EN = 0 when the first beat arrives: the frame is ignored, counted
 //     nowhere (every receive counter "only increments if receives are enabled");
 //   every other frame counts in TPR/TOR;
-//   address filter (no RAL/RAH/MTA model: every unicast address matches):
-//     broadcast ff:ff:ff:ff:ff:ff passes with BAM or MPE, other group
-//     addresses with MPE, unicast always; a filtered frame counts nowhere else;
+//   address filter: broadcast ff:ff:ff:ff:ff:ff passes with BAM or MPE,
+//     other group addresses with MPE or da_match (a receive address entry
+//     or the multicast table: rx_addr_filter), unicast with UPE or
+//     da_match; a filtered frame counts nowhere else;
 //   shorter than 64 bytes: RUC (CRC good) or RFC (CRC bad), dropped;
 //   longer than 1522 bytes (16384 with LPE): ROC or RJC, dropped;
 //   CRC bad: CRCERRS, dropped unless SBP (stored, CE set in its descriptor);
@@ -34,12 +35,15 @@ module mac_rx #(
     input  wire          rst,            // function reset (power-on or CTRL.RST)
     input  wire          en,             // RCTL.EN
     input  wire          sbp,
+    input  wire          upe,
     input  wire          mpe,
     input  wire          bam,
     input  wire          lpe,
     // link
     input  wire          rx_valid,
     input  wire [47:0]   rx_da,          // the first beat's destination address
+    output wire          rx_first,       // the beat on rx_valid is a frame's first: da_match wanted
+    input  wire          da_match,       // rx_da is one of the function's addresses (with rx_first)
     input  wire [LB:0]   rx_nbytes,
     input  wire          rx_last,
     input  wire          rx_crc_ok,
@@ -105,7 +109,8 @@ module mac_rx #(
             da_bc     = &rx_da;
             is_bc     = first ? da_bc : f_bc;
             is_mc     = first ? (rx_da[0] && !da_bc) : f_mc;
-            pass      = first ? (!rx_da[0] || (da_bc && (bam || mpe)) || (!da_bc && mpe)) : f_pass;
+            pass      = first ? (!rx_da[0] ? (upe || da_match) : da_bc ? (bam || mpe) : (mpe || da_match))
+                              : f_pass;
             too_long  = bytes_now > (lpe ? 17'd16384 : 17'd1522);
             too_short = bytes_now < 17'd64;
             over_prev = !first && f_over;
@@ -119,6 +124,7 @@ module mac_rx #(
     end
     /* verilator lint_on LATCH */
 
+    assign rx_first   = rx_valid && !in_frame;
     assign wr_en      = wr_en_c;
     assign commit     = commit_c;
     assign abort      = abort_c;

@@ -105,8 +105,15 @@
 #define IXGBE_RXPBSIZE(n)    (0x03C00u + 4u * (uint32_t)(n))
 #define IXGBE_FCTRL          0x05080u
 #define IXGBE_MTA(n)         (0x05200u + 4u * (uint32_t)(n))
+#define IXGBE_MCSTCTRL       0x05090u  /* MO (1:0), MFE (2): the multicast table's hash and enable */
 #define IXGBE_RAL(n)         (0x05400u + 8u * (uint32_t)(n))       /* n <= 15 */
 #define IXGBE_RAH(n)         (0x05404u + 8u * (uint32_t)(n))
+/* the same entries and 112 more, n <= 127 (DPDK's and Linux's IXGBE_RAL(n)
+ * for n > 15) */
+#define IXGBE_RAL_ALL(n)     (0x0A200u + 8u * (uint32_t)(n))
+#define IXGBE_RAH_ALL(n)     (0x0A204u + 8u * (uint32_t)(n))
+#define IXGBE_RAH_AV         (1u << 31)
+#define IXGBE_MCSTCTRL_MFE   (1u << 2)
 
 /* RXDCTL (B1) */
 #define IXGBE_RXDCTL_ENABLE  (1u << 25)

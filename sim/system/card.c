@@ -129,7 +129,10 @@ void card_identity(nicsim_system *sys, int i)
 }
 
 /* The straps: the 82546's STATUS reports the bus the card sits on; the
- * 82599's EEPROM holds the ports' MAC addresses (02:00:00:00:<card>:<port>);
+ * EEPROM holds the ports' MAC addresses, 02:00:00:00:00:(0x20 + port) for
+ * the simulation's port 2 * card + port, the address link partners send to
+ * (link_partner_cfg_of) and the router's (the 82546's port 1 address is
+ * port 0's with the last bit inverted, as its one EEPROM address gives it);
  * a card whose port 1 no app drives is built with port 0 only when its
  * personality has such an RTL build (nic.rtl_ports = auto). */
 static nic_rtl_straps straps_of(const nicsim_system *sys, int i, const pcix_params *bp)
@@ -139,7 +142,7 @@ static nic_rtl_straps straps_of(const nicsim_system *sys, int i, const pcix_para
     return (nic_rtl_straps){
         .model = (uint8_t)sys->pers->rtl,
         .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
-        .mac = { { 2, 0, 0, 0, (uint8_t)i, 0 }, { 2, 0, 0, 0, (uint8_t)i, 1 } },
+        .mac = { { 2, 0, 0, 0, 0, (uint8_t)(0x20 + 2 * i) }, { 2, 0, 0, 0, 0, (uint8_t)(0x21 + 2 * i) } },
         .pcix_mode = 1,
         .pcix_speed = bp->mhz > 100.5 ? 2 : bp->mhz > 66.9 ? 1 : 0,
         .bus64 = (uint8_t)bp->bus64,

@@ -40,7 +40,7 @@ void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *out)
     cfg.start = scenario_uint(sc, "gen", "start_us") * PS_PER_US;
     cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
     cfg.src_mac[5] = (uint8_t)(0x10 + index);
-    cfg.dst_mac[5] = (uint8_t)(0x20 + index);
+    cfg.dst_mac[5] = (uint8_t)(0x20 + index);   /* the port's own address (card.c's straps) */
     *out = cfg;
 }
 

@@ -43,6 +43,19 @@ static uint32_t rctl_bsize(uint32_t bsize)
     abort();
 }
 
+static const uint8_t UNICAST[6] = { 0x02, 0x00, 0x5E, 0x10, 0x20, 0x30 };   /* the station's address */
+static const uint8_t OTHER[6] = { 0x02, 0x00, 0x5E, 0x10, 0x20, 0x31 };     /* somebody else's */
+static const uint8_t BCAST[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+static const uint8_t MCAST[6] = { 0x01, 0x00, 0x5E, 0x00, 0x00, 0x01 };
+
+/* Receive address n := addr, with RAH's other bits (AV, ASEL) as given. */
+static void rar_set(rtl_harness *h, int func, unsigned n, const uint8_t *addr, uint32_t rah_bits)
+{
+    rh_write(h, func, E1000_RAL(n), (uint32_t)addr[0] | (uint32_t)addr[1] << 8 | (uint32_t)addr[2] << 16 |
+                                    (uint32_t)addr[3] << 24);
+    rh_write(h, func, E1000_RAH(n), (uint32_t)addr[4] | (uint32_t)addr[5] << 8 | rah_bits);
+}
+
 static void desc_set(rxq *q, unsigned i)
 {
     uint8_t *d = q->ring + 16 * (size_t)i;
@@ -74,6 +87,7 @@ static void rxq_setup(rxq *q, rtl_harness *h, int func, unsigned n, uint32_t bsi
     rh_write(h, func, E1000_RDH, 0);
     rh_write(h, func, E1000_RDT, 0);
     rh_write(h, func, E1000_RXDCTL, rxdctl);
+    rar_set(h, func, 0, UNICAST, E1000_RAH_AV);          /* the driver's station address */
     rh_write(h, func, E1000_RCTL, RCTL_BASE | rctl_bsize(bsize) | rctl_extra);
 }
 
@@ -96,10 +110,6 @@ static uint8_t wb_status(uint64_t w) { return (uint8_t)(w >> 32); }
 static uint8_t wb_errors(uint64_t w) { return (uint8_t)(w >> 40); }
 
 /* ---- frames -------------------------------------------------------------- */
-
-static const uint8_t UNICAST[6] = { 0x02, 0x00, 0x5E, 0x10, 0x20, 0x30 };
-static const uint8_t BCAST[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
-static const uint8_t MCAST[6] = { 0x01, 0x00, 0x5E, 0x00, 0x00, 0x01 };
 
 static uint8_t pat(uint32_t seq, uint32_t i)
 {
@@ -641,7 +651,8 @@ static void test_length_limits(void)
     rh_free(h);
 }
 
-/* Broadcast needs BAM (or MPE), other group addresses MPE; unicast always. */
+/* Broadcast needs BAM (or MPE), other group addresses MPE (the multicast
+ * table empty); unicast to the station address always. */
 static void test_address_filter(void)
 {
     rtl_harness *h = rh_new();
@@ -688,6 +699,84 @@ static void test_address_filter(void)
     CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
     CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TPR), 0);
     CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), -1);
+    rh_free(h);
+}
+
+/* The receive addresses and the multicast table (issue 20): entry 0 holds
+ * the EEPROM's address after reset (port 1's with the last bit inverted),
+ * a unicast frame passes only for an entry with AV and ASEL 00 or with UPE,
+ * a group address for its MTA bit at the hash RCTL.MO picks. */
+static void test_receive_addresses(void)
+{
+    nic_rtl_straps st = { .link_up = 3, .pcix_mode = 1, .pcix_speed = 2, .bus64 = 1, .pci66 = 1,
+                          .mac = { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x20 } } };
+    rtl_harness *h = rh_new_straps(&st);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAL(0)), 0x00000002u);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAH(0)), E1000_RAH_AV | 0x2000u);
+    CU_ASSERT_EQUAL(rh_read32(h, 1, E1000_RAH(0)), E1000_RAH_AV | 0x2100u);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAH(15)), 0);
+    /* every entry and table register reads back what was written (ASEL
+     * 17:16 kept, the reserved bits 30:18 read 0), and none is unmodelled */
+    rh_write(h, 0, E1000_RAL(15), 0xA1B2C3D4u);
+    rh_write(h, 0, E1000_RAH(15), 0xFFFFFFFFu);
+    rh_write(h, 0, E1000_MTA + 4 * 127, 0x80000001u);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAL(15)), 0xA1B2C3D4u);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAH(15)), 0x8003FFFFu);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_MTA + 4 * 127), 0x80000001u);
+    CU_ASSERT_EQUAL(rh_read32(h, 1, E1000_MTA + 4 * 127), 0);          /* each port its own */
+    CU_ASSERT_EQUAL(h->unmodelled, 0);
+    /* a CTRL.RST reloads entry 0 and drops AV and ASEL of the others */
+    rh_write(h, 0, E1000_CTRL, E1000_CTRL_RST);
+    rh_steps(h, 64);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_RAH(15)), 0x0000FFFFu);
+
+    rxq q;
+    rxq_setup(&q, h, 0, 64, 2048, 0, 0);                 /* RAL/RAH(0) := UNICAST */
+    rxq_fill(&q);
+    for (unsigned i = 0; i < E1000_MTA_ENTRIES; i++)
+        rh_write(h, 0, E1000_MTA + 4 * i, 0);
+    inject(h, 0, 0, 64, OTHER, 1);                       /* nobody's: filtered */
+    inject(h, 0, 1, 64, MCAST, 1);                       /* no MTA bit: filtered */
+    inject(h, 0, 2, 64, UNICAST, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    int got = take_packet(&q, pkt, sizeof pkt, NULL, NULL);
+    CU_ASSERT(frame_is(pkt, got, 2, 64, 0));
+    CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), -1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TPR), 3);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_GPRC), 1);
+    /* OTHER in entry 9: passes; as a source address (ASEL 01) it does not */
+    rar_set(h, 0, 9, OTHER, E1000_RAH_AV);
+    inject(h, 0, 3, 64, OTHER, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT(frame_is(pkt, take_packet(&q, pkt, sizeof pkt, NULL, NULL), 3, 64, 0));
+    rar_set(h, 0, 9, OTHER, E1000_RAH_AV | 1u << 16);
+    inject(h, 0, 4, 64, OTHER, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), -1);
+    /* UPE: every unicast address */
+    rh_write(h, 0, E1000_RCTL, RCTL_BASE | rctl_bsize(2048) | E1000_RCTL_UPE);
+    inject(h, 0, 5, 64, OTHER, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT(frame_is(pkt, take_packet(&q, pkt, sizeof pkt, NULL, NULL), 5, 64, 0));
+    /* 01:00:5E:00:00:01 hashes (bytes 4, 5 = 0x00, 0x01) to 0x010 with MO 00
+     * (bits 47:36): MTA(0) bit 16; with MO 01 (bits 46:35) to 0x020, MTA(1)
+     * bit 0 */
+    rh_write(h, 0, E1000_MTA, 1u << 16);
+    inject(h, 0, 6, 64, MCAST, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    got = take_packet(&q, pkt, sizeof pkt, NULL, NULL);
+    CU_ASSERT_EQUAL(got, 64);
+    CU_ASSERT_EQUAL(memcmp(pkt, MCAST, 6), 0);
+    rh_write(h, 0, E1000_RCTL, RCTL_BASE | rctl_bsize(2048) | 1u << E1000_RCTL_MO_SHIFT);
+    inject(h, 0, 7, 64, MCAST, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), -1);
+    rh_write(h, 0, E1000_MTA + 4, 1u);
+    inject(h, 0, 8, 64, MCAST, 1);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), 64);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_MPRC), 2);
+    CU_ASSERT_EQUAL(h->faults, 0);
     rh_free(h);
 }
 
@@ -1437,6 +1526,7 @@ static void register_suites(void)
     CU_add_test(s, "CrcErrorsSbpOffOn", test_crc_errors_sbp);
     CU_add_test(s, "LengthLimitsRucRfcRocRjcLpe", test_length_limits);
     CU_add_test(s, "AddressFilterBamMpe", test_address_filter);
+    CU_add_test(s, "ReceiveAddressesAndMulticastTable", test_receive_addresses);
     CU_add_test(s, "TwoPortsWithTransmit", test_two_ports_with_tx);
     CU_add_test(s, "InterruptsRxt0Rxdmt0RxoItr", test_interrupts);
     CU_add_test(s, "RdtrRadvTiming", test_rdtr_radv_timing);

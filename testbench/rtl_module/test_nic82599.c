@@ -540,12 +540,14 @@ static int rx_setup(int f, unsigned n, int drop_en, uint32_t wthresh, int post)
     return 1;
 }
 
-/* A packet's bytes: DA, SA, ethertype, then a pattern of (port, index). */
+/* A packet's bytes: DA (port p's own address), SA, ethertype, then a
+ * pattern of (port, index). */
 static void pkt_bytes(uint8_t *d, uint32_t len, int p, unsigned i)
 {
-    static const uint8_t da[6] = { 0x02, 0xAA, 0xBB, 0xCC, 0xDD, 0x01 };
+    const uint64_t da = p ? MAC1 : MAC0;
     memset(d, 0, len);
-    memcpy(d, da, 6);
+    for (int k = 0; k < 6; k++)
+        d[k] = (uint8_t)(da >> (8 * k));
     d[6] = 0x02;
     d[7] = (uint8_t)p;
     d[8] = (uint8_t)i;
@@ -1030,6 +1032,73 @@ static void test_receive(void)
     env_down();
 }
 
+/* The receive addresses and the multicast table (issue 20): 128 entries at
+ * 0xA200 + 8n, the first 16 also at 0x5400 + 8n; a unicast frame passes
+ * for an entry with AV, or with FCTRL.UPE; a group address for its MTA bit
+ * only with MCSTCTRL.MFE. */
+static void rx_frame_to(int p, uint64_t at, unsigned i, const uint8_t *da)
+{
+    rx_frame(p, at, 64, i, 1);
+    memcpy(e.rx[p][e.rx_n[p] - 1].data, da, 6);
+}
+
+static void test_receive_addresses(void)
+{
+    static const uint8_t other[6] = { 0x02, 0xAA, 0xBB, 0xCC, 0xDD, 0x01 };
+    static const uint8_t mcast[6] = { 0x01, 0x00, 0x5E, 0x00, 0x00, 0x01 };   /* MO 00: MTA(0) bit 16 */
+    env_up();
+    CU_ASSERT_EQUAL_FATAL(bring_up(0), 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_RAL_ALL(0)), (uint32_t)MAC0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_RAH_ALL(0)), IXGBE_RAH_AV | (uint32_t)(MAC0 >> 32));
+    CU_ASSERT_EQUAL(rd32(1, IXGBE_RAH(0)), IXGBE_RAH_AV | (uint32_t)(MAC1 >> 32));
+    wr32(0, IXGBE_RAL_ALL(127), 0x11223344u);
+    wr32(0, IXGBE_RAH_ALL(127), 0xFFFFFFFFu);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_RAL_ALL(127)), 0x11223344u);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_RAH_ALL(127)), 0x8000FFFFu);      /* reserved 30:16 read 0 */
+    wr32(0, IXGBE_RAL(3), 0xCAFEF00Du);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_RAL_ALL(3)), 0xCAFEF00Du);        /* one entry, two places */
+    wr32(0, IXGBE_MCSTCTRL, 0xFFu);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_MCSTCTRL), 7u);
+    wr32(0, IXGBE_MCSTCTRL, 0);
+    for (uint32_t i = 0; i < 128; i++)
+        wr32(0, IXGBE_MTA(i), i ? 0 : 1u << 16);
+    CU_ASSERT_FATAL(rx_setup(0, 32, 0, 0, 1));
+    (void)rd32(0, IXGBE_GPRC);
+    (void)rd32(0, IXGBE_TPR);
+    /* MFE off: only the station's own address */
+    rx_frame_to(0, e.cycle + 10, 0, other);
+    rx_frame_to(0, e.cycle + 50, 1, mcast);
+    rx_frame(0, e.cycle + 90, 64, 2, 1);
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_TPR), 3);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 1);
+    /* entry 100 holds the other address; MFE on */
+    wr32(0, IXGBE_RAL_ALL(100), 0xCCBBAA02u);
+    wr32(0, IXGBE_RAH_ALL(100), IXGBE_RAH_AV | 0x01DDu);
+    wr32(0, IXGBE_MCSTCTRL, IXGBE_MCSTCTRL_MFE);
+    rx_frame_to(0, e.cycle + 10, 3, other);
+    rx_frame_to(0, e.cycle + 50, 4, mcast);
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 2);
+    /* AV off: filtered; UPE: passes */
+    wr32(0, IXGBE_RAH_ALL(100), 0x01DDu);
+    rx_frame_to(0, e.cycle + 10, 5, other);
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 0);
+    rmw(0, IXGBE_FCTRL, 0, IXGBE_FCTRL_UPE);
+    rx_frame_to(0, e.cycle + 10, 6, other);
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 1);
+    /* the frames that passed are in the ring, in order */
+    static const unsigned passed[] = { 2, 3, 4, 6 };
+    for (unsigned k = 0; k < 4; k++) {
+        uint64_t wb = rx_wb(0, k);
+        CU_ASSERT_EQUAL(wb & IXGBE_RXDADV_STAT_DD, IXGBE_RXDADV_STAT_DD);
+        CU_ASSERT_EQUAL(e.mem[RX_BUF(0, k) + 8], (uint8_t)(1000 + passed[k]));
+    }
+    env_down();
+}
+
 /* The bus's write queue full (dma_wfull): no write request is granted
  * from the edge after it is raised until it drops, while reads go on; the
  * frames wait in the packet buffer and land intact once it drops. */
@@ -1482,6 +1551,7 @@ static void register_suites(void)
     CU_add_test(s, "TransmitWriteBack", test_transmit_write_back);
     CU_add_test(s, "TransmitPadding", test_transmit_padding);
     CU_add_test(s, "Receive", test_receive);
+    CU_add_test(s, "ReceiveAddressesAndMulticastTable", test_receive_addresses);
     CU_add_test(s, "ReceiveDropEn", test_receive_drop_en);
     CU_add_test(s, "WriteFullHoldsWrites", test_write_full_holds_writes);
     CU_add_test(s, "InterruptRegisters", test_interrupt_registers);

@@ -402,7 +402,8 @@ static void test_rx_frames_reach_host_memory(void)
         tsys_write(&t, p, E1000_RDBAL, (uint32_t)ring_bus[p]);
         tsys_write(&t, p, E1000_RDBAH, (uint32_t)(ring_bus[p] >> 32));
         tsys_write(&t, p, E1000_RDLEN, 64 * 16);
-        tsys_write(&t, p, E1000_RCTL, E1000_RCTL_EN | E1000_RCTL_BAM);
+        /* UPE: the frames' destination addresses are byte patterns */
+        tsys_write(&t, p, E1000_RCTL, E1000_RCTL_EN | E1000_RCTL_BAM | E1000_RCTL_UPE);
         tsys_write(&t, p, E1000_RDT, 63);
     }
     tsys_run(&t, t.s.now + 10 * PS_PER_US);
