@@ -30,12 +30,11 @@ static int bank_index(const char *name, size_t *stem)
     return atoi(p + 1);
 }
 
-static const qemu_result *sort_r;
-
-static int by_bank(const void *x, const void *y)
+/* qsort_r order of indices into r->unmodelled (r: the context) */
+static int by_bank(const void *x, const void *y, void *r)
 {
-    const nic_engine_unmodelled_access *a = &sort_r->unmodelled[*(const int *)x];
-    const nic_engine_unmodelled_access *b = &sort_r->unmodelled[*(const int *)y];
+    const nic_engine_unmodelled_access *a = &((const qemu_result *)r)->unmodelled[*(const int *)x];
+    const nic_engine_unmodelled_access *b = &((const qemu_result *)r)->unmodelled[*(const int *)y];
     size_t sa = 0, sb = 0;
     int ka = bank_index(a->name, &sa), kb = bank_index(b->name, &sb);
     int c = a->func - b->func;
@@ -63,8 +62,7 @@ static int um_rows(const qemu_result *r, um_row *rows)
     int idx[QEMU_MAX_UNMODELLED], n = 0;
     for (int i = 0; i < r->n_unmodelled; i++)
         idx[i] = i;
-    sort_r = r;
-    qsort(idx, (size_t)r->n_unmodelled, sizeof idx[0], by_bank);
+    qsort_r(idx, (size_t)r->n_unmodelled, sizeof idx[0], by_bank, (void *)r);
     for (int i = 0, j; i < r->n_unmodelled; i = j) {
         const nic_engine_unmodelled_access *u = &r->unmodelled[idx[i]];
         size_t stem = 0;

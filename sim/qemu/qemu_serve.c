@@ -9,6 +9,8 @@
 #include "../scenario/personality.h"
 #include "../../models/link_gen.h"
 #include "../../models/link_sink.h"
+#include "../../driver/e1000/e1000_regs.h"
+#include "../../driver/ixgbe/ixgbe_regs.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -119,11 +121,11 @@ static void frame_out(void *ctx, int port, ps_t t, const uint8_t *data, uint32_t
 
 /* ---- the link partner (qemu.partner) ---- */
 
-/* A write that enables receive on a port: RXCTRL.RXEN (bit 0) on the
- * 82599, RCTL.EN (bit 1) on the 82546. */
+/* A write that enables receive on a port: RXCTRL.RXEN on the 82599,
+ * RCTL.EN on the 82546. */
 static int rx_enable_write(const server *s, uint32_t off, uint32_t v)
 {
-    return s->adv ? off == 0x03000 && (v & 1u) : off == 0x00100 && (v & 2u);
+    return s->adv ? off == IXGBE_RXCTRL && (v & IXGBE_RXCTRL_RXEN) : off == E1000_RCTL && (v & E1000_RCTL_EN);
 }
 
 /* Port f's partner starts now: its first frame gen.start_us later.  Again

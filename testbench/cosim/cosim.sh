@@ -89,14 +89,8 @@ elif [ "${unmodelled:-}" != 0 ]; then
     fail="nicsim-hw made ${unmodelled:-?} accesses to registers the RTL does not implement (see $log)"
 fi
 summary="guest status ${said:-?}, ${secs} s; capture vs simulator: $(echo "$cmp" | head -1); cabled ${cabled:-?}; sink: ${sink:-?} frames; unmodelled register accesses: ${unmodelled:-?}"
-junit_record Nicsim_hw_82599 "$secs" "$fail" "$summary
-$cmp"
 rc=0
-if [ -z "$fail" ]; then
-    echo "cosim: PASS $summary"
-else
-    echo "cosim: FAIL $summary" >&2
-    echo "cosim: $fail" >&2
+if ! junit_case cosim Nicsim_hw_82599 "$secs" "$fail" "$summary" "$cmp"; then
     grep -a -E 'nicsim-hw: |COSIM-|sink on|pktgen on|nicsim qemu' "$log" | tail -30 >&2
     rc=1
 fi

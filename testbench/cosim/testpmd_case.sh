@@ -129,13 +129,7 @@ send quit"
     fi
     summary="guest status ${said:-?}, testpmd ${tp:-?}, ${secs} s; partners sent ${n0:-?} + ${n1:-?} frames; port 1 vs partner 0: $(echo "$cmp1" | head -1); port 0 vs partner 1: $(echo "$cmp0" | head -1); testpmd's statistics: $stats"
     testpmd_fail=$fail
-    junit_record $name "$secs" "$fail" "$summary
-$(grep -a -A200 '^nicsim qemu: ' "$log" | head -200)"
-    if [ -z "$fail" ]; then
-        echo "cosim: PASS $name: $summary"
-    else
-        echo "cosim: FAIL $name: $summary" >&2
-        echo "cosim: $fail" >&2
+    junit_case cosim "$name" "$secs" "$fail" "$name: $summary" \
+        "$(grep -a -A200 '^nicsim qemu: ' "$log" | head -200)" ||
         grep -a -E 'DPDK-|EAL: Error|ixgbe.*[Ff]ail|nicsim qemu' "$log" | tail -20 >&2
-    fi
 }

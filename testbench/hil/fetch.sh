@@ -18,6 +18,11 @@ step() { echo "fetch.sh: $*"; }
 [[ $# -eq 1 ]] || die "usage: fetch.sh CACHE_DIR"
 mkdir -p "$1"
 CACHE=$(cd "$1" && pwd)
+# One fetch at a time per cache: `make hil cosim` runs both at once (make
+# -j), and both fetch into the same cache; the second waits, then finds it
+# ready.
+exec 9> "$CACHE/.lock"
+flock 9
 
 # Modules for both modes, in load order. e1000 is only for manual experiments
 # (e.g. making a NIC transmit with the kernel driver); guest.sh does not load it.

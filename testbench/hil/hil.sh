@@ -77,14 +77,8 @@ for mode in "${modes[@]}"; do
         fail="the sink behind the router counted ${routed:-no} frames, pktgen sent $frames"
     fi
     summary="mode $mode: guest exit $grc, ${secs} s; capture vs simulator: $(echo "$cmp" | head -1); sink: ${sink:-?} frames; through the router: ${routed:-?} frames"
-    record "E1000_82545em_$mode" "$secs" "$fail" "$summary
-$cmp"
-    if [ -z "$fail" ]; then
-        echo "hil: PASS $summary"
-    else
-        echo "hil: FAIL $summary" >&2
+    if ! junit_case hil "E1000_82545em_$mode" "$secs" "$fail" "$summary" "$cmp"; then
         echo "$cmp" >&2
-        echo "hil: $fail" >&2
         # the guest's own failure: what nicsim-hw and the checks said
         [ $grc -eq 0 ] || grep -a -E 'nicsim-hw: |HIL-|FAILED|sink on|pktgen on' "$log" | tail -30 >&2
         rc=1

@@ -10,6 +10,23 @@ junit_xml_escape() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 
 
 junit_record() { junit_cases+=("$1|$2|$3|$4"); }
 
+# Record a case and say on the terminal how it went:
+#   junit_case TAG NAME SECONDS FAILURE SUMMARY OUTPUT
+# prints "TAG: PASS SUMMARY", or "TAG: FAIL SUMMARY" and "TAG: FAILURE" on
+# stderr (the caller adds what explains it); exit status 1 when it failed.
+junit_case() {
+    local tag=$1 name=$2 secs=$3 fail=$4 summary=$5 output=$6
+    junit_record "$name" "$secs" "$fail" "$summary
+$output"
+    if [ -z "$fail" ]; then
+        echo "$tag: PASS $summary"
+        return 0
+    fi
+    echo "$tag: FAIL $summary" >&2
+    echo "$tag: $fail" >&2
+    return 1
+}
+
 junit_failed() {
     local c fail
     for c in "${junit_cases[@]}"; do IFS='|' read -r _ _ fail _ <<< "$c"; [ -z "$fail" ] || return 0; done
