@@ -52,42 +52,43 @@ module rx_addr_filter #(
     wire [16:0] off      = a - RAR_BASE;
     wire        in_base  = off < NRAR * 8;
     wire        in_low   = a[16:7] == 10'h0A8;                 // 0x5400 .. 0x547F
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [6:0]  e_any    = in_base ? off[9:3] : {3'd0, a[6:3]};   // 16 entries use 3:0
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [LNRAR-1:0] e   = e_any[LNRAR-1:0];
     wire        rar      = in_base || in_low;
     wire        hi       = a[2];                               // RAH (else RAL)
     wire        mta_blk  = a[16:9] == 8'h29;                   // 0x5200 .. 0x53FF
     assign mmio_known = rar || mta_blk;
-    wire wr = mmio_valid && mmio_write;
-    wire rd = mmio_valid && !mmio_write;
 
+    // Work only with an access: the entry number is decoded inside, and
+    // mmio_rdata changes only with a read (nothing samples it without
+    // mmio_rvalid, the cycle after a read; a read of another register of
+    // this function clears it), so an edge without MMIO costs nothing here.
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [6:0]        e_any;                                     // 16 entries use 3:0
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [LNRAR-1:0]  e;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
+        e_any = in_base ? off[9:3] : {3'd0, a[6:3]};
+        e = e_any[LNRAR-1:0];
         if (rst) begin
             ra[0] <= mac_addr;
             asel <= {(2*NRAR){1'b0}};
             av <= {{(NRAR-1){1'b0}}, 1'b1};
-        end else if (wr && rar) begin
-            if (hi) begin
+            mmio_rdata <= 32'd0;
+        end else if (mmio_valid) begin
+            if (!mmio_write)
+                mmio_rdata <= rar ? (hi ? {av[e], 13'd0, asel[2*e +: 2], ra[e][47:32]} : ra[e][31:0])
+                            : mta_blk ? mta[a[8:2]] : 32'd0;
+            else if (rar && hi) begin
                 ra[e][47:32] <= mmio_wdata[15:0];
                 asel[2*e +: 2] <= ASEL ? mmio_wdata[17:16] : 2'd0;
                 av[e] <= mmio_wdata[31];
-            end else begin
+            end else if (rar)
                 ra[e][31:0] <= mmio_wdata;
-            end
+            else if (mta_blk)
+                mta[a[8:2]] <= mmio_wdata;
         end
-        if (wr && mta_blk)
-            mta[a[8:2]] <= mmio_wdata;
-        if (rst)
-            mmio_rdata <= 32'd0;
-        else if (rd && rar)
-            mmio_rdata <= hi ? {av[e], 13'd0, asel[2*e +: 2], ra[e][47:32]} : ra[e][31:0];
-        else if (rd && mta_blk)
-            mmio_rdata <= mta[a[8:2]];
-        else
-            mmio_rdata <= 32'd0;
     end
+    /* verilator lint_on BLKSEQ */
 
     // Evaluated only with a frame's first beat (probe): the search costs the
     // simulation nothing between frames.
