@@ -74,6 +74,8 @@ module e1000_func #(
     wire [7:0]  stat_idx;
     wire        rx_en, rx_sbp, rx_upe, rx_mpe, rx_lpe, rx_bam, rx_secrc, rdh_wr, rx_gran, rx_fpd, rx_cfg_wr;
     wire [1:0]  rx_mo;
+    wire        rx_vfe, rx_cfien, rx_cfi;
+    wire [15:0] rx_vet;
     wire [1:0]  rx_rdmts;
     wire [15:0] rx_buf_bytes, rx_ring_size, rdt, rdh, rdtr, radv;
     wire [63:0] rdba;
@@ -92,10 +94,10 @@ module e1000_func #(
     wire [17:0] rq_timer;
     wire [31:0] tx_stat_data, rx_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    wire [31:0] filt_rdata;
-    wire        regs_known, filt_known, rx_first, da_match;
-    assign mmio_rdata = regs_rdata | rx_stat_data | filt_rdata;
-    assign mmio_known = regs_known || filt_known;
+    wire [31:0] filt_rdata, vlan_rdata;
+    wire        regs_known, filt_known, vlan_known, rx_first, da_match, vlan_ok;
+    assign mmio_rdata = regs_rdata | rx_stat_data | filt_rdata | vlan_rdata;
+    assign mmio_known = regs_known || filt_known || vlan_known;
 
     // the port's EEPROM and PHY, beside the register file (issue 20: what
     // an independent driver reads at bring-up)
@@ -118,7 +120,7 @@ module e1000_func #(
         .tdh_wr(tdh_wr), .tdh_val(tdh_val), .tdh(tdh), .pthresh(pthresh), .hthresh(hthresh),
         .wthresh(wthresh), .gran(gran), .tidv(tidv), .tadv(tadv), .tx_buf_bytes(tx_buf_bytes),
         .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_upe(rx_upe), .rx_mpe(rx_mpe), .rx_lpe(rx_lpe), .rx_bam(rx_bam),
-        .rx_mo(rx_mo), .rx_secrc(rx_secrc), .rx_rdmts(rx_rdmts), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
+        .rx_mo(rx_mo), .rx_vfe(rx_vfe), .rx_cfien(rx_cfien), .rx_cfi(rx_cfi), .rx_vet(rx_vet), .rx_secrc(rx_secrc), .rx_rdmts(rx_rdmts), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
         .rx_ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr), .rdh(rdh),
         .rx_pthresh(rx_pthresh), .rx_hthresh(rx_hthresh), .rx_wthresh(rx_wthresh), .rx_gran(rx_gran),
         .rdtr(rdtr), .radv(radv), .rx_fpd(rx_fpd), .rx_rows(rx_rows), .rx_cfg_wr(rx_cfg_wr),
@@ -204,10 +206,16 @@ module e1000_func #(
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
         .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(1'b1),
         .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
+    // the VLAN filter table and RCTL.VFE/CFIEN/CFI with VET
+    rx_vlan_filter #(.VFTA_BASE(17'h05600)) vlan (
+        .clk(clk), .rst(frst),
+        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
+        .mmio_rdata(vlan_rdata), .mmio_known(vlan_known), .vfe(rx_vfe), .cfien(rx_cfien), .cfi(rx_cfi),
+        .vet(rx_vet), .probe(rx_first), .tag(rx_data[127:96]), .vlan_ok(vlan_ok));
 
     mac_rx #(.LB(5)) macr (
         .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),
-        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match),
+        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match), .vlan_ok(vlan_ok),
         .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
         .nodesc(rx_nodesc), .room(rx_room), .wr_en(rx_wr_en), .commit(rx_commit), .abort(rx_abort),
         .commit_len(rx_commit_len), .commit_ce(rx_commit_ce),

@@ -58,6 +58,10 @@ module e1000_regs #(
     output wire        rx_bam,
     output wire        rx_secrc,
     output wire [1:0]  rx_mo,            // RCTL.MO: the multicast table's hash bits
+    output wire        rx_vfe,           // RCTL.VFE, CFIEN, CFI: the VLAN filter (rx_vlan_filter)
+    output wire        rx_cfien,
+    output wire        rx_cfi,
+    output wire [15:0] rx_vet,           // VET: the VLAN type
     output wire [1:0]  rx_rdmts,
     output reg  [15:0] rx_buf_bytes,     // BSIZE/BSEX
     output reg  [63:0] rdba,
@@ -94,6 +98,7 @@ module e1000_regs #(
     output wire        mmio_known
 );
     localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018, MDIC = 17'h00020,
+                      VET = 17'h00038,
                       ICR = 17'h000C0, ITR = 17'h000C4, ICS = 17'h000C8, IMS = 17'h000D0, IMC = 17'h000D8,
                       RCTL = 17'h00100, TCTL = 17'h00400, TIPG = 17'h00410, PBA = 17'h01000,
                       RDBAL = 17'h02800, RDBAH = 17'h02804, RDLEN = 17'h02808, RDH = 17'h02810,
@@ -104,6 +109,7 @@ module e1000_regs #(
     localparam [4:0] RST_CYCLES = 5'd16;
 
     reg [31:0] ctrl, ctrl_ext, eecd, rctl, tctl, tipg, txdctl, rxdctl, mdic;
+    reg [15:0] vet;
     reg [19:0] rdlen;
     reg [15:0] pba;                    // RX allocation in KiB; TX gets the rest of 64 KiB
     reg [19:0] tdlen;
@@ -136,6 +142,10 @@ module e1000_regs #(
     assign rx_upe    = rctl[3];
     assign rx_mpe    = rctl[4];
     assign rx_mo     = rctl[13:12];
+    assign rx_vfe    = rctl[18];
+    assign rx_cfien  = rctl[19];
+    assign rx_cfi    = rctl[20];
+    assign rx_vet    = vet;
     assign rx_lpe    = rctl[5];
     assign rx_rdmts  = rctl[9:8];
     assign rx_bam    = rctl[15];
@@ -179,7 +189,7 @@ module e1000_regs #(
     assign phy_wr    = mdic_wr && mdic_phy && mmio_wdata[27:26] == 2'b01;
     assign phy_reg   = mmio_wdata[20:16];
     assign phy_wdata = mmio_wdata[15:0];
-    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == MDIC || a == ICR || a == ITR ||
+    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == MDIC || a == VET || a == ICR || a == ITR ||
                         a == ICS || a == IMS || a == IMC || a == RCTL || a == TCTL || a == TIPG || a == PBA ||
                         a == RDBAL || a == RDBAH || a == RDLEN || a == RDH || a == RDT || a == RDTR ||
                         a == RXDCTL || a == RADV || a == TDBAL || a == TDBAH || a == TDLEN || a == TDH ||
@@ -209,6 +219,7 @@ module e1000_regs #(
         end
         if (func_rst) begin
             ctrl <= 0; ctrl_ext <= 0; eecd <= 0; rctl <= 0; tctl <= 0; mdic <= 32'h10000000;
+            vet <= 16'h8100;             // the 802.1Q type
             tipg <= 32'h00602008;        // IPGT 8, IPGR1 8, IPGR2 6 (8254x copper defaults)
             pba <= 16'h0030;             // RX 48 KiB, TX 16 KiB
             rx_rows <= {7'd48, 5'd0};
@@ -220,6 +231,7 @@ module e1000_regs #(
                 case (a)
                     CTRL:     ctrl <= mmio_wdata & ~32'h04000000;
                     CTRL_EXT: ctrl_ext <= mmio_wdata;
+                    VET:      vet <= mmio_wdata[15:0];
                     EECD:     eecd <= mmio_wdata;
                     // the command completes at once: READY (28) with the
                     // read's data, or ERROR (30) for a PHY address nobody
@@ -265,6 +277,7 @@ module e1000_regs #(
                     CTRL:     mmio_rdata <= ctrl | (rst_cnt_c != 0 ? 32'h04000000 : 32'd0);
                     STATUS:   mmio_rdata <= status;
                     CTRL_EXT: mmio_rdata <= ctrl_ext;
+                    VET:      mmio_rdata <= {16'd0, vet};
                     // SIZE (9): a 256-word part; PRES (8); GNT (7) follows
                     // REQ (6) at once (no other owner: each function has
                     // its own copy of the part); DO (3) from the EEPROM

@@ -11,7 +11,8 @@
 //     exist, their ENABLE bits stay 0 (ixgbe_regs);
 //   - no RSS; the destination-address filter of rx_addr_filter and mac_rx
 //     (128 receive addresses, the multicast table with MCSTCTRL.MFE,
-//     FCTRL.UPE/MPE/BAM); no VLAN filter (VFTA, VLNCTRL), no pools (MPSAR);
+//     FCTRL.UPE/MPE/BAM) and the VLAN filter of rx_vlan_filter (VFTA,
+//     VLNCTRL); no pools (MPSAR, VLVF), no VLAN stripping;
 //   - the RX packet buffer is at most 64 KiB (RW = 11, 2048 rows of 32
 //     bytes) whatever RXPBSIZE(0) says above that: rx_queue's frame queue
 //     holds 1024 frames, and a stored frame takes at least 2 rows, so 2048
@@ -100,6 +101,8 @@ module ixgbe_func #(
     wire [16:0] tx_buf_bytes;
     wire        rx_en, rx_sbp, rx_upe, rx_mpe, rx_bam, rx_mfe, rx_lpe, rx_secrc, rx_drop_en, rdh_wr, rx_swflsh, rx_cfg_wr;
     wire [1:0]  rx_mo;
+    wire        rx_vfe, rx_cfien, rx_cfi;
+    wire [15:0] rx_vet;
     wire        tx_swflsh;
     wire [15:0] rx_buf_bytes, rx_ring_size, rdt, rdh;
     wire [63:0] rdba;
@@ -114,10 +117,10 @@ module ixgbe_func #(
     wire [17:0] r_timer;
     wire [31:0] tx_stat_data, rx_stat_data, q_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    wire [31:0] filt_rdata;
-    wire        regs_known, filt_known, rx_first, da_match;
-    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data | filt_rdata;
-    assign mmio_known = regs_known || filt_known;
+    wire [31:0] filt_rdata, vlan_rdata;
+    wire        regs_known, filt_known, vlan_known, rx_first, da_match, vlan_ok;
+    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data | filt_rdata | vlan_rdata;
+    assign mmio_known = regs_known || filt_known || vlan_known;
 
     ixgbe_regs #(.FUNC(FUNC), .NQE(4'd1), .ARD_TICKS(ARD_TICKS), .DMAIDONE_TICKS(DMAIDONE_TICKS),
                  .LINK_TICKS(LINK_TICKS)) regs (
@@ -129,7 +132,7 @@ module ixgbe_func #(
         .tx_pthresh(tx_pthresh), .tx_hthresh(tx_hthresh), .tx_wthresh(tx_wthresh),
         .hwb_en(hwb_en), .hwb_addr(hwb_addr), .tx_buf_bytes(tx_buf_bytes), .tx_pad(tx_pad), .tx_crc(tx_crc),
         .rx_en(rx_en), .rx_sbp(rx_sbp), .rx_upe(rx_upe), .rx_mpe(rx_mpe), .rx_bam(rx_bam), .rx_mo(rx_mo),
-        .rx_mfe(rx_mfe), .rx_lpe(rx_lpe),
+        .rx_mfe(rx_mfe), .rx_vfe(rx_vfe), .rx_cfien(rx_cfien), .rx_cfi(rx_cfi), .rx_vet(rx_vet), .rx_lpe(rx_lpe),
         .rx_secrc(rx_secrc), .rx_drop_en(rx_drop_en), .rx_buf_bytes(rx_buf_bytes), .rdba(rdba),
         .rx_ring_size(rx_ring_size), .rdt(rdt), .rdh_wr(rdh_wr), .rdh(rdh),
         .rx_pthresh(rx_pthresh), .rx_hthresh(rx_hthresh), .rx_wthresh(rx_wthresh),
@@ -253,10 +256,16 @@ module ixgbe_func #(
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
         .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(rx_mfe),
         .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
+    // the VLAN filter table and VLNCTRL
+    rx_vlan_filter #(.VFTA_BASE(17'h0A000)) vlan (
+        .clk(clk), .rst(frst),
+        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
+        .mmio_rdata(vlan_rdata), .mmio_known(vlan_known), .vfe(rx_vfe), .cfien(rx_cfien), .cfi(rx_cfi),
+        .vet(rx_vet), .probe(rx_first), .tag(rx_data[127:96]), .vlan_ok(vlan_ok));
 
     mac_rx #(.LB(5)) macr (
         .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),
-        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match),
+        .lpe(rx_lpe), .rx_valid(rx_valid), .rx_da(rx_data[47:0]), .rx_first(rx_first), .da_match(da_match), .vlan_ok(vlan_ok),
         .rx_nbytes(rx_nbytes), .rx_last(rx_last), .rx_crc_ok(rx_crc_ok),
         .nodesc(rx_nodesc), .room(rx_room && !rx_drop_now), .wr_en(rx_wr_en), .commit(rx_commit), .abort(rx_abort),
         .commit_len(rx_commit_len), .commit_ce(rx_commit_ce),

@@ -75,6 +75,10 @@ module ixgbe_regs #(
     output wire        rx_bam,
     output wire [1:0]  rx_mo,            // MCSTCTRL.MO: the multicast table's hash bits
     output wire        rx_mfe,           // MCSTCTRL.MFE: the multicast table filters
+    output wire        rx_vfe,           // VLNCTRL.VFE, CFIEN, CFI, VET: the VLAN filter (rx_vlan_filter)
+    output wire        rx_cfien,
+    output wire        rx_cfi,
+    output wire [15:0] rx_vet,
     output wire        rx_lpe,           // HLREG0.JUMBOEN
     output wire        rx_secrc,         // HLREG0.RXCRCSTRP && RDRXCTL.CRCSTRIP
     output wire        rx_drop_en,       // SRRCTL(0).DROP_EN
@@ -126,7 +130,7 @@ module ixgbe_regs #(
                       EIAM_EX0 = 17'h00AD0,   // Linux ixgbe_setup_gpie writes the 82599's auto-mask here
                       RDRXCTL = 17'h02F00, RXCTRL = 17'h03000, MPC0 = 17'h03FA0, RNBC0 = 17'h03FC0,
                       HLREG0 = 17'h04240, AUTOC = 17'h042A0, LINKS = 17'h042A4, RTTDCS = 17'h04900,
-                      DMATXCTL = 17'h04A80, FCTRL = 17'h05080, MCSTCTRL = 17'h05090,
+                      DMATXCTL = 17'h04A80, FCTRL = 17'h05080, VLNCTRL = 17'h05088, MCSTCTRL = 17'h05090,
                       DTXMXSZRQ = 17'h08100, EERD = 17'h10014, SWSM = 17'h10140, FWSM = 17'h10148,
                       FACTPS = 17'h10150, SW_FW_SYNC = 17'h10160, ANLP1 = 17'h042B0, MSCA = 17'h0425C,
                       MSRWD = 17'h04260, SECRXCTRL = 17'h08D00, SECRXSTAT = 17'h08D04,
@@ -159,6 +163,7 @@ module ixgbe_regs #(
     reg [31:0] ctrl, ctrl_ext, rdrxctl, rxctrl, hlreg0, autoc, rttdcs, dmatxctl, fctrl;
     reg [31:0] dtxmxszrq, eiam_r, gpie;
     reg [2:0]  mcstctrl;                 // MO (1:0), MFE (2)
+    reg [31:0] vlnctrl;                  // VET (15:0), CFI (28), CFIEN (29), VFE (30)
     reg [1:0]  secrxctrl;                // SECRXCTRL.RX_DIS (1) as written; SECRX_DIS (0) reads 1
     reg [31:0] msca;                     // MDIO command/address: MDI_COMMAND (30) self-clears
     reg [15:0] msrwd_w;                  // MSRWD's write data half
@@ -231,6 +236,10 @@ module ixgbe_regs #(
     assign rx_bam       = fctrl[10];
     assign rx_mo        = mcstctrl[1:0];
     assign rx_mfe       = mcstctrl[2];
+    assign rx_vet       = vlnctrl[15:0];
+    assign rx_cfi       = vlnctrl[28];
+    assign rx_cfien     = vlnctrl[29];
+    assign rx_vfe       = vlnctrl[30];
     assign rx_lpe       = hlreg0[2];
     // the MAC strips (HLREG0) and the DMA knows it did (RDRXCTL); B1a sets
     // both, and the model strips only when both say so
@@ -287,7 +296,7 @@ module ixgbe_regs #(
     wire one_known = a == CTRL || a == STATUS || a == CTRL_EXT || a == EEC || a == EICR || a == EICS ||
                      a == EIAC || a == EITR0 || a == EIMS || a == EIMC || a == EIAM || a == EIAM_EX0 ||
                      a == GPIE || a == RDRXCTL || a == RXCTRL || a == HLREG0 || a == AUTOC || a == LINKS ||
-                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == MCSTCTRL || a == DTXMXSZRQ ||
+                     a == RTTDCS || a == DMATXCTL || a == FCTRL || a == MCSTCTRL || a == VLNCTRL || a == DTXMXSZRQ ||
                      a == EERD || a == SWSM || a == FWSM || a == FACTPS || a == SW_FW_SYNC || a == ANLP1 ||
                      a == MSCA || a == MSRWD || a == SECRXCTRL || a == SECRXSTAT || a == QBTC_L0 || a == QBTC_H0;
     // MPC(1..7) and RNBC(1..7) count for packet buffers 1..7, which the
@@ -367,6 +376,7 @@ module ixgbe_regs #(
             rttdcs <= 0; dmatxctl <= 0; fctrl <= 0; dtxmxszrq <= 0; eiam_r <= 0; gpie <= 0;
             eerd_addr <= 0; eerd_done <= 1'b0;
             mcstctrl <= 3'd0;
+            vlnctrl <= 32'h00008100;     // VET: the 802.1Q type; the filter off
             rx_buf_bytes <= 16'd2048;
             rx_rows <= {kb_cap(RXPB0_RST), 5'd0};
             tx_buf_bytes <= {kb_cap(TXPB0_RST), 10'd0};
@@ -425,6 +435,7 @@ module ixgbe_regs #(
                     DMATXCTL:  dmatxctl <= mmio_wdata;
                     FCTRL:     fctrl <= mmio_wdata;
                     MCSTCTRL:  mcstctrl <= mmio_wdata[2:0];
+                    VLNCTRL:   vlnctrl <= mmio_wdata & 32'h7000FFFF;
                     DTXMXSZRQ: dtxmxszrq <= mmio_wdata;
                     EIAM, EIAM_EX0: eiam_r <= mmio_wdata;
                     GPIE:      gpie <= mmio_wdata;
@@ -497,6 +508,7 @@ module ixgbe_regs #(
                     DMATXCTL:  mmio_rdata <= dmatxctl;
                     FCTRL:     mmio_rdata <= fctrl;
                     MCSTCTRL:  mmio_rdata <= {29'd0, mcstctrl};
+                    VLNCTRL:   mmio_rdata <= vlnctrl;
                     DTXMXSZRQ: mmio_rdata <= dtxmxszrq;
                     EERD:      mmio_rdata <= {ee_data, eerd_addr, eerd_done, 1'b0};
                     SWSM:      mmio_rdata <= {30'd0, dev_swsm};

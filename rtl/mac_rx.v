@@ -14,7 +14,8 @@
 //   address filter: broadcast ff:ff:ff:ff:ff:ff passes with BAM or MPE,
 //     other group addresses with MPE or da_match (a receive address entry
 //     or the multicast table: rx_addr_filter), unicast with UPE or
-//     da_match; a filtered frame counts nowhere else;
+//     da_match; and the VLAN filter (vlan_ok: rx_vlan_filter); a filtered
+//     frame counts nowhere else;
 //   shorter than 64 bytes: RUC (CRC good) or RFC (CRC bad), dropped;
 //   longer than 1522 bytes (16384 with LPE): ROC or RJC, dropped;
 //   CRC bad: CRCERRS, dropped unless SBP (stored, CE set in its descriptor);
@@ -44,6 +45,7 @@ module mac_rx #(
     input  wire [47:0]   rx_da,          // the first beat's destination address
     output wire          rx_first,       // the beat on rx_valid is a frame's first: da_match wanted
     input  wire          da_match,       // rx_da is one of the function's addresses (with rx_first)
+    input  wire          vlan_ok,        // the VLAN filter passes the frame (with rx_first)
     input  wire [LB:0]   rx_nbytes,
     input  wire          rx_last,
     input  wire          rx_crc_ok,
@@ -109,7 +111,7 @@ module mac_rx #(
             da_bc     = &rx_da;
             is_bc     = first ? da_bc : f_bc;
             is_mc     = first ? (rx_da[0] && !da_bc) : f_mc;
-            pass      = first ? (!rx_da[0] ? (upe || da_match) : da_bc ? (bam || mpe) : (mpe || da_match))
+            pass      = first ? vlan_ok && (!rx_da[0] ? (upe || da_match) : da_bc ? (bam || mpe) : (mpe || da_match))
                               : f_pass;
             too_long  = bytes_now > (lpe ? 17'd16384 : 17'd1522);
             too_short = bytes_now < 17'd64;

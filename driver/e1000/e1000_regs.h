@@ -59,6 +59,7 @@
 #define E1000_RAL(n)      (0x05400u + 8u * (uint32_t)(n))
 #define E1000_RAH(n)      (0x05404u + 8u * (uint32_t)(n))
 #define E1000_VFTA        0x05600u  /* VLAN filter table, 128 x 32 bit */
+#define E1000_VET         0x00038u  /* VLAN ether type (0x8100 at reset) */
 #define E1000_RX_DESC_CACHE 0x06000u /* debug view of the RX descriptor cache, 1 KB */
 #define E1000_TX_DESC_CACHE 0x07000u /* debug view of the TX descriptor cache, 1 KB */
 
@@ -160,6 +161,7 @@
 #define E1000_RCTL_SZ_4096     (3u << 16)
 #define E1000_RCTL_VFE         (1u << 18)
 #define E1000_RCTL_CFIEN       (1u << 19)
+#define E1000_RCTL_CFI         (1u << 20)
 #define E1000_RCTL_CFI         (1u << 20)
 #define E1000_RCTL_DPF         (1u << 22)
 #define E1000_RCTL_PMCF        (1u << 23)

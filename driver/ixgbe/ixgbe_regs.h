@@ -105,6 +105,9 @@
 #define IXGBE_RXPBSIZE(n)    (0x03C00u + 4u * (uint32_t)(n))
 #define IXGBE_FCTRL          0x05080u
 #define IXGBE_MTA(n)         (0x05200u + 4u * (uint32_t)(n))
+#define IXGBE_VLNCTRL        0x05088u  /* VET (15:0), CFI (28), CFIEN (29), VFE (30) */
+#define IXGBE_VLNCTRL_VFE    (1u << 30)
+#define IXGBE_VFTA(n)        (0x0A000u + 4u * (uint32_t)(n))       /* VLAN filter table, n <= 127 */
 #define IXGBE_MCSTCTRL       0x05090u  /* MO (1:0), MFE (2): the multicast table's hash and enable */
 #define IXGBE_RAL(n)         (0x05400u + 8u * (uint32_t)(n))       /* n <= 15 */
 #define IXGBE_RAH(n)         (0x05404u + 8u * (uint32_t)(n))

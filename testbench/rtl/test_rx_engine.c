@@ -780,6 +780,59 @@ static void test_receive_addresses(void)
     rh_free(h);
 }
 
+/* The VLAN filter (issue 20): with RCTL.VFE a frame whose type is VET
+ * (0x8100 after reset) passes only when the VFTA bit of its VLAN ID is set
+ * and, with CFIEN, its CFI bit equals RCTL.CFI; untagged frames pass. */
+static void inject_tagged(rtl_harness *h, uint32_t seq, uint16_t tci)
+{
+    uint8_t *f = make_frame(seq, 64, UNICAST);
+    f[12] = 0x81;
+    f[13] = 0x00;
+    f[14] = (uint8_t)(tci >> 8);
+    f[15] = (uint8_t)tci;
+    rh_rx_frame(h, 0, f, 64, 1);
+    free(f);
+}
+
+static void test_vlan_filter(void)
+{
+    rtl_harness *h = rh_new();
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_VET), 0x8100u);
+    rxq q;
+    rxq_setup(&q, h, 0, 64, 2048, 0, 0);
+    rxq_fill(&q);
+    for (unsigned i = 0; i < E1000_VFTA_ENTRIES; i++)
+        rh_write(h, 0, E1000_VFTA + 4 * i, 0);
+    rh_write(h, 0, E1000_VFTA + 4 * (100 >> 5), 1u << (100 & 31));    /* VLAN 100 */
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_VFTA + 4 * (100 >> 5)), 1u << (100 & 31));
+    CU_ASSERT_EQUAL(h->unmodelled, 0);
+    const uint32_t base = RCTL_BASE | rctl_bsize(2048);
+    rh_write(h, 0, E1000_RCTL, base | E1000_RCTL_VFE);
+    inject_tagged(h, 0, 100);                            /* passes */
+    inject_tagged(h, 1, 101);                            /* its bit is clear */
+    inject(h, 0, 2, 64, UNICAST, 1);                     /* untagged: passes */
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    /* CFIEN with CFI 0: a tag with CFI 1 is filtered */
+    rh_write(h, 0, E1000_RCTL, base | E1000_RCTL_VFE | E1000_RCTL_CFIEN);
+    inject_tagged(h, 3, 0x1000 | 100);
+    inject_tagged(h, 4, 100);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    /* VFE off: every tag passes */
+    rh_write(h, 0, E1000_RCTL, base);
+    inject_tagged(h, 5, 101);
+    CU_ASSERT_FATAL(rh_run_idle(h, MAX_CYC) > 0);
+    static const uint32_t passed[] = { 0, 2, 4, 5 };
+    for (unsigned k = 0; k < 4; k++) {
+        int got = take_packet(&q, pkt, sizeof pkt, NULL, NULL);
+        CU_ASSERT_EQUAL(got, 64);
+        CU_ASSERT_EQUAL(pkt[20], pat(passed[k], 20));
+    }
+    CU_ASSERT_EQUAL(take_packet(&q, pkt, sizeof pkt, NULL, NULL), -1);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_TPR), 6);
+    CU_ASSERT_EQUAL(rh_read32(h, 0, E1000_GPRC), 4);
+    rh_free(h);
+}
+
 /* ---- both ports, with transmit traffic at the same time ----------------- */
 
 static void tx_put(rtl_harness *h, int func, uint8_t *ring, unsigned i, uint32_t seq, uint32_t len)
@@ -1527,6 +1580,7 @@ static void register_suites(void)
     CU_add_test(s, "LengthLimitsRucRfcRocRjcLpe", test_length_limits);
     CU_add_test(s, "AddressFilterBamMpe", test_address_filter);
     CU_add_test(s, "ReceiveAddressesAndMulticastTable", test_receive_addresses);
+    CU_add_test(s, "VlanFilter", test_vlan_filter);
     CU_add_test(s, "TwoPortsWithTransmit", test_two_ports_with_tx);
     CU_add_test(s, "InterruptsRxt0Rxdmt0RxoItr", test_interrupts);
     CU_add_test(s, "RdtrRadvTiming", test_rdtr_radv_timing);

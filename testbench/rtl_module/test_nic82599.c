@@ -1099,6 +1099,34 @@ static void test_receive_addresses(void)
     env_down();
 }
 
+/* The VLAN filter (issue 20): VLNCTRL resets to VET 0x8100 with the filter
+ * off; with VFE a tagged frame passes only for its VFTA bit. */
+static void test_vlan_filter(void)
+{
+    static const uint8_t tag_ok[4] = { 0x81, 0x00, 0x00, 0x64 };    /* VLAN 100 */
+    static const uint8_t tag_no[4] = { 0x81, 0x00, 0x00, 0x65 };    /* VLAN 101 */
+    env_up();
+    CU_ASSERT_EQUAL_FATAL(bring_up(0), 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_VLNCTRL), 0x8100u);
+    for (uint32_t i = 0; i < 128; i++)
+        wr32(0, IXGBE_VFTA(i), i == (100 >> 5) ? 1u << (100 & 31) : 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_VFTA(100 >> 5)), 1u << (100 & 31));
+    wr32(0, IXGBE_VLNCTRL, IXGBE_VLNCTRL_VFE | 0x8100u);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_VLNCTRL), IXGBE_VLNCTRL_VFE | 0x8100u);
+    CU_ASSERT_FATAL(rx_setup(0, 32, 0, 0, 1));
+    (void)rd32(0, IXGBE_GPRC);
+    rx_frame(0, e.cycle + 10, 64, 0, 1);
+    memcpy(e.rx[0][e.rx_n[0] - 1].data + 12, tag_ok, 4);
+    rx_frame(0, e.cycle + 50, 64, 1, 1);
+    memcpy(e.rx[0][e.rx_n[0] - 1].data + 12, tag_no, 4);
+    rx_frame(0, e.cycle + 90, 64, 2, 1);                  /* untagged */
+    CU_ASSERT(run_idle(20000) > 0);
+    CU_ASSERT_EQUAL(rd32(0, IXGBE_GPRC), 2);
+    CU_ASSERT_EQUAL(e.mem[RX_BUF(0, 0) + 8], (uint8_t)1000);
+    CU_ASSERT_EQUAL(e.mem[RX_BUF(0, 1) + 8], (uint8_t)1002);
+    env_down();
+}
+
 /* The bus's write queue full (dma_wfull): no write request is granted
  * from the edge after it is raised until it drops, while reads go on; the
  * frames wait in the packet buffer and land intact once it drops. */
@@ -1552,6 +1580,7 @@ static void register_suites(void)
     CU_add_test(s, "TransmitPadding", test_transmit_padding);
     CU_add_test(s, "Receive", test_receive);
     CU_add_test(s, "ReceiveAddressesAndMulticastTable", test_receive_addresses);
+    CU_add_test(s, "VlanFilter", test_vlan_filter);
     CU_add_test(s, "ReceiveDropEn", test_receive_drop_en);
     CU_add_test(s, "WriteFullHoldsWrites", test_write_full_holds_writes);
     CU_add_test(s, "InterruptRegisters", test_interrupt_registers);
