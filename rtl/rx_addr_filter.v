@@ -57,10 +57,11 @@ module rx_addr_filter #(
     wire        mta_blk  = a[16:9] == 8'h29;                   // 0x5200 .. 0x53FF
     assign mmio_known = rar || mta_blk;
 
-    // Work only with an access: the entry number is decoded inside, and
-    // mmio_rdata changes only with a read (nothing samples it without
+    // The entry number is decoded at every edge of the function's clock
+    // (two blocking temporaries); registers change only with an access, and
+    // mmio_rdata only with a read (nothing samples it without
     // mmio_rvalid, the cycle after a read; a read of another register of
-    // this function clears it), so an edge without MMIO costs nothing here.
+    // this function clears it), so an edge without MMIO costs only the decode.
     // The multicast table is written with a blocking assignment: nothing
     // reads it at the edge of a write (a read is another access; the search
     // reads it after the edge), and Verilator then keeps no per-edge
