@@ -2,6 +2,7 @@
  * a PCI-X segment of its own or a PCIe link, as the personality says --
  * and its DMA into host memory. */
 #include "system_parts.h"
+#include "link_partner.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,9 +130,8 @@ void card_identity(nicsim_system *sys, int i)
 }
 
 /* The straps: the 82546's STATUS reports the bus the card sits on; the
- * EEPROM holds the ports' MAC addresses, 02:00:00:00:00:(0x20 + port) for
- * the simulation's port 2 * card + port, the address link partners send to
- * (link_partner_cfg_of) and the router's (the 82546's port 1 address is
+ * EEPROM holds the ports' station addresses (link_partner_station_mac: the
+ * addresses their link partners send to; the 82546's port 1 address is
  * port 0's with the last bit inverted, as its one EEPROM address gives it);
  * a card whose port 1 no app drives is built with port 0 only when its
  * personality has such an RTL build (nic.rtl_ports = auto). */
@@ -139,10 +139,9 @@ static nic_rtl_straps straps_of(const nicsim_system *sys, int i, const pcix_para
 {
     const scenario *sc = sys->sc;
     int port1_idle = sys->app->instance_of(sc, 2 * i + 1, sys->nports) < 0;
-    return (nic_rtl_straps){
+    nic_rtl_straps st = {
         .model = (uint8_t)sys->pers->rtl,
         .link_up = scenario_bool(sc, "nic", "link_up") ? 3 : 0,
-        .mac = { { 2, 0, 0, 0, 0, (uint8_t)(0x20 + 2 * i) }, { 2, 0, 0, 0, 0, (uint8_t)(0x21 + 2 * i) } },
         .pcix_mode = 1,
         .pcix_speed = bp->mhz > 100.5 ? 2 : bp->mhz > 66.9 ? 1 : 0,
         .bus64 = (uint8_t)bp->bus64,
@@ -150,6 +149,9 @@ static nic_rtl_straps straps_of(const nicsim_system *sys, int i, const pcix_para
         .ports = sys->pers->rtl_one_port && !strcmp(scenario_str(sc, "nic", "rtl_ports"), "auto") && port1_idle
                      ? 1 : 2,
     };
+    link_partner_station_mac(2 * i, st.mac[0]);
+    link_partner_station_mac(2 * i + 1, st.mac[1]);
+    return st;
 }
 
 /* fault.kinds: "none", "all" or one kind; each card its own stream. */

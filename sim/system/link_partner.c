@@ -3,6 +3,7 @@
  * apps that receive (router, sink). */
 #include "link_partner.h"
 #include <stdio.h>
+#include <string.h>
 
 /* The frame in sp->gf has fully arrived: hand it to the NIC and fetch the next. */
 static void gen_arrival(void *ctx, uint64_t arg)
@@ -20,6 +21,13 @@ static void gen_arrival(void *ctx, uint64_t arg)
 void link_partner_cfg(const nicsim_system *sys, const sim_port *sp, link_gen_cfg *out)
 {
     link_partner_cfg_of(sys->sc, sp->index, out);
+}
+
+void link_partner_station_mac(int index, uint8_t mac[6])
+{
+    static const uint8_t base[6] = { 0x02, 0, 0, 0, 0, 0 };
+    memcpy(mac, base, 6);
+    mac[5] = (uint8_t)(0x20 + index);
 }
 
 void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *out)
@@ -40,7 +48,7 @@ void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *out)
     cfg.start = scenario_uint(sc, "gen", "start_us") * PS_PER_US;
     cfg.bad_fcs_every = scenario_uint(sc, "gen", "bad_fcs_every");
     cfg.src_mac[5] = (uint8_t)(0x10 + index);
-    cfg.dst_mac[5] = (uint8_t)(0x20 + index);   /* the port's own address (card.c's straps) */
+    link_partner_station_mac(index, cfg.dst_mac);
     *out = cfg;
 }
 

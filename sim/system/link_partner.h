@@ -13,6 +13,10 @@ void link_partner_cfg(const nicsim_system *sys, const sim_port *sp, link_gen_cfg
 /* The [gen] configuration of the partner of port eth<index>, for a front
  * end without a system (nicsim qemu). */
 void link_partner_cfg_of(const scenario *sc, int index, link_gen_cfg *cfg);
+/* The station address of the simulation's port `index` (2 * card + port):
+ * 02:00:00:00:00:(0x20 + index), what the card's EEPROM holds (card.c) and
+ * what the port's link partner sends to. */
+void link_partner_station_mac(int index, uint8_t mac[6]);
 int link_partner_create_cfg(sim_port *sp, const link_gen_cfg *cfg, char *err, size_t errlen);
 /* Start sending: the first frame gen.start_us after `up`, the time the CPU
  * serving the port had brought it up (an operator starts the traffic once
