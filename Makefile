@@ -75,13 +75,18 @@ RTL_TOP_82599 := nic82599
 VL_DIR_82599 := $(BUILD)/verilated82599
 VL_FLAGS_82599 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -Wall -Wno-fatal --x-assign fast --x-initial fast \
             --noassert -Mdir $(VL_DIR_82599) --prefix Vnic82599 $(VL_DEFINES)
+# The 82546 with port 0 only (NFUNC=1), as the 82599's below: what the
+# simulator runs when no app drives port 1 of a card.
+VL_DIR_82546_1 := $(BUILD)/verilated82546x1
+VL_FLAGS_82546_1 := --cc -O3 -Irtl --top-module $(RTL_TOP) -GNFUNC=1 -Wall -Wno-fatal --x-assign fast \
+            --x-initial fast --noassert -Mdir $(VL_DIR_82546_1) --prefix Vnic82546x1 $(VL_DEFINES)
 # The 82599 with port 0 only (NFUNC=1): what the simulator runs when no app
 # drives port 1 of a card, so the idle port's logic costs nothing per cycle.
 VL_DIR_82599_1 := $(BUILD)/verilated82599x1
 VL_FLAGS_82599_1 := --cc -O3 -Irtl --top-module $(RTL_TOP_82599) -GNFUNC=1 -Wall -Wno-fatal --x-assign fast \
             --x-initial fast --noassert -Mdir $(VL_DIR_82599_1) --prefix Vnic82599x1 $(VL_DEFINES)
-RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
-           $(VL_DIR_82599_1)/Vnic82599x1__ALL.a $(VL_RUNTIME)
+RTL_LIB := $(BUILD)/obj/sim/device/nic_rtl.o $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82546_1)/Vnic82546x1__ALL.a \
+           $(VL_DIR_82599)/Vnic82599__ALL.a $(VL_DIR_82599_1)/Vnic82599x1__ALL.a $(VL_RUNTIME)
 # Everything in one archive: each binary pulls only the objects it needs, so a
 # test that brings its own platform (testbench/unit/plat_fake.c) links cleanly.
 NICSIM_LIB := $(BUILD)/libnicsim.a
@@ -127,6 +132,12 @@ $(VL_DIR)/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(VL_DIR) -f Vnic82546.mk Vnic82546__ALL.a \
 	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) $(LTO) -g"
 
+$(VL_DIR_82546_1)/Vnic82546x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(VL_DIR_82546_1)
+	$(VERILATOR) $(VL_FLAGS_82546_1) $(RTL_SRCS)
+	$(MAKE) -s -C $(VL_DIR_82546_1) -f Vnic82546x1.mk Vnic82546x1__ALL.a \
+	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) $(LTO) -g"
+
 $(VL_DIR_82599)/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(VL_DIR_82599)
 	$(VERILATOR) $(VL_FLAGS_82599) $(RTL_SRCS)
@@ -139,10 +150,11 @@ $(VL_DIR_82599_1)/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	$(MAKE) -s -C $(VL_DIR_82599_1) -f Vnic82599x1.mk Vnic82599x1__ALL.a \
 	  OPT_FAST="$(VL_OPT_FAST)" OPT_SLOW="-O1" OPT_GLOBAL="-O3 -fno-stack-protector" CXXFLAGS="$(SAN) $(LTO) -g"
 
-$(BUILD)/obj/sim/device/nic_rtl.o: sim/device/nic_rtl.cpp sim/device/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
+$(BUILD)/obj/sim/device/nic_rtl.o: sim/device/nic_rtl.cpp sim/device/nic_rtl.h $(VL_DIR)/Vnic82546__ALL.a \
+                            $(VL_DIR_82546_1)/Vnic82546x1__ALL.a $(VL_DIR_82599)/Vnic82599__ALL.a \
                             $(VL_DIR_82599_1)/Vnic82599x1__ALL.a
 	@mkdir -p $(dir $@)
-	$(CXX) $(VL_CXXFLAGS) -I$(VL_DIR_82599) -I$(VL_DIR_82599_1) -c $< -o $@
+	$(CXX) $(VL_CXXFLAGS) -I$(VL_DIR_82546_1) -I$(VL_DIR_82599) -I$(VL_DIR_82599_1) -c $< -o $@
 
 $(NICSIM_LIB): $(LIB_OBJS)
 	rm -f $@
@@ -267,6 +279,7 @@ layers:
 
 lint:
 	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) $(RTL_SRCS)
+	$(VERILATOR) --lint-only -Wall -Irtl --top-module $(RTL_TOP) -GNFUNC=1 $(RTL_SRCS)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_tx_queue_adv)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_rx_queue_adv)
 	$(VERILATOR) --lint-only -Wall -Irtl $(MOD_VL_nic82599)
@@ -276,7 +289,7 @@ lint:
 # Yosys over rtl/: no latches, no combinational loops, and a resource summary
 # per top level (docs/rtl.md, "Synthesis check"); the logs in build/synth.
 synth: deps
-	testbench/synth.sh $(BUILD)/synth nic82546 nic82599 nic82599:NFUNC=1
+	testbench/synth.sh $(BUILD)/synth nic82546 nic82546:NFUNC=1 nic82599 nic82599:NFUNC=1
 
 # ---- fuzzing (libFuzzer, Debian's clang) --------------------------------------
 # The RTL models, nic_rtl.cpp and testbench/fuzz/fuzz_rtl.c built with clang,
@@ -288,13 +301,19 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_CXXFLAGS := -std=gnu++17 -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SECONDS ?= 0
-FUZZ_MODELS := $(FUZZ_DIR)/verilated/Vnic82546__ALL.a $(FUZZ_DIR)/verilated82599/Vnic82599__ALL.a \
-               $(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a
+FUZZ_MODELS := $(FUZZ_DIR)/verilated/Vnic82546__ALL.a $(FUZZ_DIR)/verilated82546x1/Vnic82546x1__ALL.a \
+               $(FUZZ_DIR)/verilated82599/Vnic82599__ALL.a $(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a
 
 $(FUZZ_DIR)/verilated/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)
 	$(VERILATOR) $(subst -Mdir $(VL_DIR),-Mdir $(dir $@),$(VL_FLAGS)) $(RTL_SRCS)
 	$(MAKE) -s -C $(dir $@) -f Vnic82546.mk Vnic82546__ALL.a CXX=clang++ \
+	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
+
+$(FUZZ_DIR)/verilated82546x1/Vnic82546x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(subst -Mdir $(VL_DIR_82546_1),-Mdir $(dir $@),$(VL_FLAGS_82546_1)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82546x1.mk Vnic82546x1__ALL.a CXX=clang++ \
 	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
 
 $(FUZZ_DIR)/verilated82599/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
@@ -310,7 +329,8 @@ $(FUZZ_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	  OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1" CXXFLAGS="$(FUZZ_CXXFLAGS)"
 
 $(FUZZ_DIR)/fuzz_rtl: testbench/fuzz/fuzz_rtl.c sim/device/nic_rtl.cpp sim/device/nic_rtl.h $(FUZZ_MODELS)
-	clang++ $(FUZZ_CXXFLAGS) -I$(FUZZ_DIR)/verilated -I$(FUZZ_DIR)/verilated82599 -I$(FUZZ_DIR)/verilated82599x1 \
+	clang++ $(FUZZ_CXXFLAGS) -I$(FUZZ_DIR)/verilated -I$(FUZZ_DIR)/verilated82546x1 -I$(FUZZ_DIR)/verilated82599 \
+	  -I$(FUZZ_DIR)/verilated82599x1 \
 	  -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -c sim/device/nic_rtl.cpp -o $(FUZZ_DIR)/nic_rtl.o
 	clang++ $(FUZZ_CXXFLAGS) -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
 	  -c $(VL_ROOT)/include/verilated.cpp -o $(FUZZ_DIR)/verilated.o
@@ -347,8 +367,8 @@ fuzz-bounded: fuzz-deps
 # build/diff-82599-17.fst (gtkwave).  It needs the models Verilated with
 # --trace-fst, built here on first use (build/trace), not by make test.
 TRACE_DIR := $(BUILD)/trace
-TRACE_MODELS := $(TRACE_DIR)/verilated/Vnic82546__ALL.a $(TRACE_DIR)/verilated82599/Vnic82599__ALL.a \
-                $(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a
+TRACE_MODELS := $(TRACE_DIR)/verilated/Vnic82546__ALL.a $(TRACE_DIR)/verilated82546x1/Vnic82546x1__ALL.a \
+                $(TRACE_DIR)/verilated82599/Vnic82599__ALL.a $(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a
 TRACE_VL_FLAGS := --trace-fst --trace-structs
 TRACE_CXXFLAGS := -std=gnu++17 -O1 -g -DNICSIM_TRACE -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd
 
@@ -356,6 +376,11 @@ $(TRACE_DIR)/verilated/Vnic82546__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)
 	$(VERILATOR) $(TRACE_VL_FLAGS) $(subst -Mdir $(VL_DIR),-Mdir $(dir $@),$(VL_FLAGS)) $(RTL_SRCS)
 	$(MAKE) -s -C $(dir $@) -f Vnic82546.mk Vnic82546__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
+
+$(TRACE_DIR)/verilated82546x1/Vnic82546x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) $(TRACE_VL_FLAGS) $(subst -Mdir $(VL_DIR_82546_1),-Mdir $(dir $@),$(VL_FLAGS_82546_1)) $(RTL_SRCS)
+	$(MAKE) -s -C $(dir $@) -f Vnic82546x1.mk Vnic82546x1__ALL.a OPT_FAST="-O1" OPT_SLOW="-O1" OPT_GLOBAL="-O1"
 
 $(TRACE_DIR)/verilated82599/Vnic82599__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)
@@ -370,7 +395,8 @@ $(TRACE_DIR)/verilated82599x1/Vnic82599x1__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 $(TRACE_DIR)/rtl_differential: testbench/rtl/test_differential.c testbench/rtl/rtl_harness.c \
                                $(RTL_EXTRA_differential) $(TEST_RUNNER) sim/device/nic_rtl.cpp sim/device/nic_rtl.h \
                                $(TRACE_MODELS) $(NICSIM_LIB)
-	$(CXX) $(TRACE_CXXFLAGS) -I$(TRACE_DIR)/verilated -I$(TRACE_DIR)/verilated82599 -I$(TRACE_DIR)/verilated82599x1 \
+	$(CXX) $(TRACE_CXXFLAGS) -I$(TRACE_DIR)/verilated -I$(TRACE_DIR)/verilated82546x1 -I$(TRACE_DIR)/verilated82599 \
+	  -I$(TRACE_DIR)/verilated82599x1 \
 	  -c sim/device/nic_rtl.cpp -o $(TRACE_DIR)/nic_rtl.o
 	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated.cpp -o $(TRACE_DIR)/verilated.o
 	$(CXX) $(TRACE_CXXFLAGS) -c $(VL_ROOT)/include/verilated_threads.cpp -o $(TRACE_DIR)/verilated_threads.o

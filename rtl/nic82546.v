@@ -34,7 +34,13 @@
 // flops on `clk` (the bus interface's), so a function sees such an input one
 // cycle after it arrives and must be clocked on that cycle.  The link-ready levels and the
 // 256 ns tick counts go straight to the functions.
-module nic82546 (
+module nic82546 #(
+    // functions built: 2 (both ports), or 1 when the simulator drives only
+    // port 0 of the card: port 1 then answers register reads with 0, ignores
+    // writes and never asks for DMA, and its logic costs nothing per cycle
+    // (as nic82599's NFUNC)
+    parameter NFUNC = 2
+) (
     input  wire         clk,
     input  wire [1:0]   func_clk,
     input  wire         rst_n,
@@ -120,7 +126,7 @@ module nic82546 (
     wire [63:0]  m_rdata;
     wire [1:0]   m_known;               // the function decodes the address (e1000_regs / ixgbe_regs)
 
-    host_if #(.NFUNC(2)) hif (
+    host_if #(.NFUNC(NFUNC)) hif (
         .clk(clk), .rst_n(rst_n),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_func(mmio_func), .mmio_addr(mmio_addr[16:2]),
         .mmio_wdata(mmio_wdata), .dma_wfull(dma_wfull), .dma_cvalid(dma_cvalid), .dma_cfunc(dma_cfunc), .dma_ctag(dma_ctag),
@@ -141,7 +147,7 @@ module nic82546 (
         .idle(idle));
 
     genvar f;
-    generate for (f = 0; f < 2; f = f + 1) begin : g_func
+    generate for (f = 0; f < NFUNC; f = f + 1) begin : g_func
         e1000_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .pcix_mode(pcix_mode), .pcix_speed(pcix_speed),
             .bus64(bus64), .pci66(pci66), .mac_addr(mac_addr), .tick(func_tick[18*f +: 18]),
@@ -157,6 +163,15 @@ module nic82546 (
             .tx_ipg(mac_tx_ipg[11*f +: 11]),
             .rx_valid(rxv_q[f]), .rx_data(rxd_q[256*f +: 256]), .rx_nbytes(rxn_q[6*f +: 6]),
             .rx_last(rxl_q[f]), .rx_crc_ok(rxc_q[f]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
+    end endgenerate
+    // a port that is not built (absent_port.vh)
+    generate for (f = NFUNC; f < 2; f = f + 1) begin : g_absent
+        `include "absent_port.vh"
+        // the port's strap and streams go nowhere
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused = &{1'b0, func_clk[f], link_up[f], func_tick[18*f +: 18], mac_tx_ready[f], rxv_q[f],
+                        rxd_q[256*f +: 256], rxn_q[6*f +: 6], rxl_q[f], rxc_q[f], req_ready[f]};
+        /* verilator lint_on UNUSEDSIGNAL */
     end endgenerate
 
     assign func_idle = ~busy;

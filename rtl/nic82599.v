@@ -156,30 +156,9 @@ module nic82599 #(
             .rx_valid(rxv_q[f]), .rx_data(rxd_q[256*f +: 256]), .rx_nbytes(rxn_q[6*f +: 6]),
             .rx_last(rxl_q[f]), .rx_crc_ok(rxc_q[f]), .irq(irq[f]), .next_timer(func_next_timer[18*f +: 18]), .busy(busy[f]));
     end endgenerate
-    // a port that is not built: reads answer 0 one edge later, as a function would
+    // a port that is not built (absent_port.vh)
     generate for (f = NFUNC; f < 2; f = f + 1) begin : g_absent
-        reg rv;
-        always @(posedge clk) rv <= !rst && mmio_valid_q && mmio_func_q == f[0] && !mmio_write_q;
-        assign m_rvalid[f] = rv;
-        assign m_rdata[32*f +: 32] = 32'd0;
-        assign m_known[f] = 1'b1;          // absent by design: not an unmodelled register
-        assign req_valid[f] = 1'b0;
-        assign req_write[f] = 1'b0;
-        assign req_tag[5*f +: 5] = 5'd0;
-        assign req_addr[64*f +: 64] = 64'd0;
-        assign req_len[16*f +: 16] = 16'd0;
-        assign wvalid[f] = 1'b0;
-        assign wdata[256*f +: 256] = 256'd0;
-        assign wlast[f] = 1'b0;
-        assign mac_tx_valid[f] = 1'b0;
-        assign mac_tx_data[256*f +: 256] = 256'd0;
-        assign mac_tx_nbytes[6*f +: 6] = 6'd0;
-        assign mac_tx_last[f] = 1'b0;
-        assign mac_tx_fcs[f] = 1'b0;
-        assign mac_tx_ipg[11*f +: 11] = 11'd0;
-        assign irq[f] = 1'b0;
-        assign func_next_timer[18*f +: 18] = 18'h3FFFF;
-        assign busy[f] = rv;
+        `include "absent_port.vh"
         assign ee_addr[8*f +: 8] = 8'd0;
         // the port's straps and streams go nowhere
         /* verilator lint_off UNUSEDSIGNAL */

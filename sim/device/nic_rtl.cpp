@@ -4,6 +4,8 @@
 #include "nic_rtl.h"
 #include "Vnic82546.h"
 #include "Vnic82546___024root.h"
+#include "Vnic82546x1.h"
+#include "Vnic82546x1___024root.h"
 #include "Vnic82599.h"
 #include "Vnic82599___024root.h"
 #include "Vnic82599x1.h"
@@ -17,7 +19,8 @@
 
 struct nic_rtl {
     VerilatedContext ctx;
-    Vnic82546 *t46;             // exactly one of the three
+    Vnic82546 *t46;             // exactly one of the four
+    Vnic82546x1 *t46x1;         // the 82546 with port 0 only (straps.ports == 1)
     Vnic82599 *t99;
     Vnic82599x1 *t99x1;         // the 82599 with port 0 only (straps.ports == 1)
     uint64_t cycles;
@@ -87,6 +90,12 @@ template <class T>
 static inline void clocks_low(Vnic82546 *t)
 {
     NICSIM_CLOCKS_LOW(t->rootp, nic82546);
+}
+
+static inline void clocks_low(Vnic82546x1 *t)
+{
+    t->rootp->__Vtrigrprev__TOP__clk = 0;
+    t->rootp->__Vtrigrprev__TOP__nic82546__DOT____Vcellinp__g_func__BRA__0__KET____DOT__fn__clk = 0;
 }
 
 static inline void clocks_low(Vnic82599 *t)
@@ -187,6 +196,26 @@ template <class T>
     read_outputs(t, out);
 }
 
+// The 82546's straps (either build), then the model settles in reset.
+template <class T>
+static void straps_82546(T *t, const nic_rtl_straps *s)
+{
+    t->link_up = s->link_up & 3;
+    t->pcix_mode = s->pcix_mode & 1;
+    t->pcix_speed = s->pcix_speed & 3;
+    t->bus64 = s->bus64 & 1;
+    t->pci66 = s->pci66 & 1;
+    // the EEPROM's address: port 0's (the second function flips its
+    // last bit, as drivers of the 82546 do)
+    uint64_t mac = 0;
+    for (int i = 5; i >= 0; i--)
+        mac = mac << 8 | s->mac[0][i];
+    t->mac_addr = mac;
+    t->clk = 0;
+    t->rst_n = 0;
+    t->eval();
+}
+
 // The 82599's straps (either build), then the model settles in reset.
 template <class T>
 static void straps_82599(T *t, const nic_rtl_straps *s)
@@ -214,6 +243,8 @@ template <class F>
 {
     if (n->t46)
         f(n->t46);
+    else if (n->t46x1)
+        f(n->t46x1);
     else if (n->t99x1)
         f(n->t99x1);
     else
@@ -228,6 +259,7 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
     if (!n)
         return nullptr;
     n->t46 = nullptr;
+    n->t46x1 = nullptr;
     n->t99 = nullptr;
     n->t99x1 = nullptr;
     n->cycles = 0;
@@ -236,22 +268,10 @@ extern "C" nic_rtl *nic_rtl_new(const nic_rtl_straps *s)
     n->trace_from = n->trace_to = 0;
     n->ctx.traceEverOn(true);   // before the model is built: it then keeps its trace code live
 #endif
-    if (s->model == NIC_RTL_82546) {
-        Vnic82546 *t = n->t46 = new Vnic82546(&n->ctx);
-        t->link_up = s->link_up & 3;
-        t->pcix_mode = s->pcix_mode & 1;
-        t->pcix_speed = s->pcix_speed & 3;
-        t->bus64 = s->bus64 & 1;
-        t->pci66 = s->pci66 & 1;
-        // the EEPROM's address: port 0's (the second function flips its
-        // last bit, as drivers of the 82546 do)
-        uint64_t mac = 0;
-        for (int i = 5; i >= 0; i--)
-            mac = mac << 8 | s->mac[0][i];
-        t->mac_addr = mac;
-        t->clk = 0;
-        t->rst_n = 0;
-        t->eval();
+    if (s->model == NIC_RTL_82546 && s->ports == 1) {
+        straps_82546(n->t46x1 = new Vnic82546x1(&n->ctx), s);
+    } else if (s->model == NIC_RTL_82546) {
+        straps_82546(n->t46 = new Vnic82546(&n->ctx), s);
     } else if (s->ports == 1) {
         straps_82599(n->t99x1 = new Vnic82599x1(&n->ctx), s);
     } else {

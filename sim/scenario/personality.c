@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const nic_personality personalities[] = {
-    { .model = "82546", .title = "82546 (PCI-X)", .bus = NIC_BUS_PCIX, .rtl = NIC_RTL_82546,
+    { .model = "82546", .title = "82546 (PCI-X)", .bus = NIC_BUS_PCIX, .rtl = NIC_RTL_82546, .rtl_one_port = 1,
       .port = &port_e1000_core, .port_options = driver_options_e1000_port },
     { .model = "82599", .title = "82599 (PCIe)", .bus = NIC_BUS_PCIE, .rtl = NIC_RTL_82599, .rtl_one_port = 1,
       .adv_descriptors = 1, .port = &port_ixgbe_core, .port_options = driver_options_ixgbe_port },

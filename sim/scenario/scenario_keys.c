@@ -19,7 +19,7 @@ const scenario_key nicsim_keys[] = {
     { "nic",    "model",            SCN_ENUM,   "82546",     NULL,   NULL,      "82546|82599", "NIC personality: 82546 (e1000) on PCI-X [bus], 82599 (ixgbe) on PCIe [pcie]" },
     { "nic",    "core_mhz",         SCN_DOUBLE, "125",       "10",   "1000",    NULL, "RTL core clock (a design choice, like the 32-byte datapath)" },
     { "nic",    "pba_rx_kb",        SCN_UINT,   "48",        "0",    "64",      NULL, "PBA: RX share of the 64 KiB packet memory; TX gets the rest (Linux: 48)" },
-    { "nic",    "rtl_ports",        SCN_ENUM,   "auto",      NULL,   NULL,      "auto|2", "82599: ports built into the RTL model: auto = port 1 only when an app drives it (the same results; an idle port then costs no simulation time), 2 = always both" },
+    { "nic",    "rtl_ports",        SCN_ENUM,   "auto",      NULL,   NULL,      "auto|2", "ports built into the RTL model: auto = port 1 only when an app drives it (the same results; an idle port then costs no simulation time), 2 = always both" },
     { "nic",    "link_up",          SCN_BOOL,   "true",      NULL,   NULL,      NULL, "link partner present on both ports" },
 
     { "bus",    "type",             SCN_ENUM,   "pcix",      NULL,   NULL,      "pcix", "host bus" },

@@ -1422,17 +1422,19 @@ static void test_sink_receives(void)
     cJSON_Delete(j);
 }
 
-/* An 82599 whose port 1 no app drives is simulated with port 0 only
- * (nic.rtl_ports = auto): the results are those of the two-port model,
- * byte for byte, for a transmitting and a receiving app. */
-static void test_one_port_82599_same_results(void)
+/* An 82599 or 82546 whose port 1 no app drives is simulated with port 0
+ * only (nic.rtl_ports = auto): the results are those of the two-port
+ * model, byte for byte, for a transmitting and a receiving app on each. */
+static void test_one_port_same_results(void)
 {
     const char *dir = make_tmpdir();
-    static char *const runs[2][4] = {
+    static char *const runs[4][4] = {
         { "testbench/scenarios/ixgbe-pktgen-2014.ini", "pktgen.count=20000", "pktgen.burst=3", NULL },
         { "testbench/scenarios/ixgbe-sink.ini", "gen.count=20000", "gen.kpps=2000", NULL },
+        { "testbench/scenarios/e1000-pktgen.ini", "pktgen.count=20000", "pktgen.burst=3", NULL },
+        { "testbench/scenarios/e1000-pktgen.ini", "system.app=sink", "gen.count=20000", NULL },
     };
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < 4; r++) {
         char *text[2];
         for (int k = 0; k < 2; k++) {
             char name[16];
@@ -1445,8 +1447,8 @@ static void test_one_port_82599_same_results(void)
             proc_free(&p);
             text[k] = json_without_wall(json_path);
         }
-        CHECK(text[0] && text[1] && !strcmp(text[0], text[1]), "%s: one-port and two-port 82599 runs differ",
-              runs[r][0]);
+        CHECK(text[0] && text[1] && !strcmp(text[0], text[1]), "%s %s: one-port and two-port runs differ",
+              runs[r][0], runs[r][2]);
         free(text[0]);
         free(text[1]);
     }
@@ -2489,7 +2491,7 @@ static void register_suites(void)
         { "Ixgbe64ByteNeedsTxPrefetch", test_ixgbe_needs_tx_prefetch },
         { "ValidateIxgbeJsonRows", test_validate_ixgbe_json_rows },
         { "SinkReceives", test_sink_receives },
-        { "OnePort82599SameResults", test_one_port_82599_same_results },
+        { "OnePortSameResults", test_one_port_same_results },
         { "BenchRepeatMedianAndRange", test_bench_repeat },
         { "BenchIdleIsFree", test_bench_idle_is_free },
         { "FaultyDeviceModeKeepsRunning", test_faulty_device_mode },
