@@ -33,9 +33,15 @@ struct nic_rtl {
 // Verilator calls these on $finish/$stop; the RTL has none, but the runtime needs them linked.
 double sc_time_stamp() { return 0; }
 
-// inlined into the per-cycle call (GCC would otherwise leave it out of line)
+// The ports a model's build has (the one-port builds' port 1 is a stub).
+template <class T> constexpr int model_ports() { return NIC_RTL_PORTS; }
+template <> constexpr int model_ports<Vnic82546x1>() { return 1; }
+template <> constexpr int model_ports<Vnic82599x1>() { return 1; }
+
+// inlined into the per-cycle call (GCC would otherwise leave it out of line);
+// once: at reset, every field (later calls skip what cannot change)
 template <class T>
-[[gnu::always_inline]] static inline void read_outputs(const T *t, nic_rtl_out *o)
+[[gnu::always_inline]] static inline void read_outputs(const T *t, nic_rtl_out *o, bool once = false)
 {
     o->mmio_rvalid = t->mmio_rvalid;
     o->mmio_rdata = t->mmio_rdata;
@@ -50,17 +56,21 @@ template <class T>
     // (data is copied only when valid: the copies are a visible part of a cycle)
     if (o->wvalid)
         memcpy(o->wdata, t->dma_wdata.data(), NIC_RTL_BEAT);
-    for (int p = 0; p < NIC_RTL_PORTS; p++) {
+    // a one-port build's port 1 outputs are constants, read once at reset
+    for (int p = 0; p < (once ? NIC_RTL_PORTS : model_ports<T>()); p++) {
         o->tx_valid[p] = (t->mac_tx_valid >> p) & 1;
-        o->tx_nbytes[p] = (t->mac_tx_nbytes >> (6 * p)) & 0x3F;
-        o->tx_last[p] = (t->mac_tx_last >> p) & 1;
-        o->tx_fcs[p] = (t->mac_tx_fcs >> p) & 1;
-        o->tx_ipg[p] = (t->mac_tx_ipg >> (11 * p)) & 0x7FF;
-        if (o->tx_valid[p])
+        // a beat's fields mean something only with valid (the adapter reads
+        // them only then)
+        if (o->tx_valid[p] || once) {
+            o->tx_nbytes[p] = (t->mac_tx_nbytes >> (6 * p)) & 0x3F;
+            o->tx_last[p] = (t->mac_tx_last >> p) & 1;
+            o->tx_fcs[p] = (t->mac_tx_fcs >> p) & 1;
+            o->tx_ipg[p] = (t->mac_tx_ipg >> (11 * p)) & 0x7FF;
             memcpy(o->tx_data[p], t->mac_tx_data.data() + 8 * p, NIC_RTL_BEAT);
+        }
     }
     o->irq = t->irq;
-    for (int f = 0; f < NIC_RTL_PORTS; f++)
+    for (int f = 0; f < (once ? NIC_RTL_PORTS : model_ports<T>()); f++)
         o->next_timer[f] = (uint32_t)(t->func_next_timer >> (18 * f)) & NIC_RTL_NO_TIMER;
     o->func_idle = t->func_idle;
     o->idle = t->idle;
@@ -161,7 +171,7 @@ static void reset(nic_rtl *n, T *t, nic_rtl_out *out)
     for (int i = 0; i < 4; i++)
         edge(n, t, 3);
     t->rst_n = 1;
-    read_outputs(t, out);
+    read_outputs(t, out, true);
 }
 
 template <class T>

@@ -24,7 +24,7 @@ enum nic_rtl_model { NIC_RTL_82546 = 0, NIC_RTL_82599 = 1 };
 
 typedef struct nic_rtl_straps {
     uint8_t model;           /* enum nic_rtl_model */
-    uint8_t ports;           /* 82599: 1 = port 0 only (port 1 answers reads with 0 and
+    uint8_t ports;           /* 1 = port 0 only (port 1 answers reads with 0 and
                                 never transmits, and costs no simulation time), else 2 */
     uint8_t link_up;         /* bit p: port p has link */
     uint8_t mac[NIC_RTL_PORTS][6]; /* 82599: what the EEPROM loads into RAL(0)/RAH(0) */
@@ -64,6 +64,8 @@ typedef struct nic_rtl_out {
     uint16_t req_len;
     uint8_t  wvalid;
     uint8_t  wdata[NIC_RTL_BEAT];
+    /* port p's MAC beat; nbytes, last, fcs, ipg and data are updated only
+     * with valid (stale otherwise) */
     uint8_t  tx_valid[NIC_RTL_PORTS], tx_nbytes[NIC_RTL_PORTS], tx_last[NIC_RTL_PORTS];
     uint8_t  tx_fcs[NIC_RTL_PORTS];
     uint16_t tx_ipg[NIC_RTL_PORTS];
