@@ -239,7 +239,7 @@ MOD_VL_tx_queue_adv := --top-module tx_queue -GFMT=1 "-GCACHE=7'd40" -GFETCH2=1 
 MOD_VL_rx_queue_adv := --top-module rx_queue -GFMT=1 "-GCACHE=7'd32" -GRW=11 rtl/rx_queue.v
 # The 82599 personality: two ixgbe functions behind the nic82546 interface.
 MOD_VL_nic82599 := --top-module nic82599 rtl/nic82599.v rtl/host_if.v rtl/ixgbe_eeprom.v rtl/ixgbe_sync.v rtl/ixgbe_func.v rtl/queue_dma_arb.v rtl/ixgbe_regs.v rtl/ixgbe_intr.v \
-                   rtl/ixgbe_qstats.v rtl/tx_queue.v rtl/rx_queue.v rtl/tx_pkt_buffer.v rtl/mac_tx.v rtl/mac_rx.v rtl/rx_addr_filter.v rtl/rx_vlan_filter.v \
+                   rtl/ixgbe_qstats.v rtl/tx_queue.v rtl/rx_queue.v rtl/tx_pkt_buffer.v rtl/mac_tx.v rtl/mac_rx.v rtl/rx_filters.v rtl/rx_addr_filter.v rtl/rx_vlan_filter.v \
                    rtl/e1000_rx_stats.v rtl/e1000_tx_stats.v
 $(BUILD)/verilated_mod/%/V%__ALL.a: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(dir $@)

@@ -94,10 +94,10 @@ module e1000_func #(
     wire [17:0] rq_timer;
     wire [31:0] tx_stat_data, rx_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    wire [31:0] filt_rdata, vlan_rdata;
-    wire        regs_known, filt_known, vlan_known, rx_first, da_match, vlan_ok;
-    assign mmio_rdata = regs_rdata | rx_stat_data | filt_rdata | vlan_rdata;
-    assign mmio_known = regs_known || filt_known || vlan_known;
+    wire [31:0] filt_rdata;
+    wire        regs_known, filt_known, rx_first, da_match, vlan_ok;
+    assign mmio_rdata = regs_rdata | rx_stat_data | filt_rdata;
+    assign mmio_known = regs_known || filt_known;
 
     // the port's EEPROM and PHY, beside the register file (issue 20: what
     // an independent driver reads at bring-up)
@@ -198,20 +198,16 @@ module e1000_func #(
     // packet buffer, which sits in rx_queue with the descriptor engine;
     // e1000_rx_stats counts.
 
-    // the receive addresses and multicast table: entry 0 is the EEPROM's
-    // address, LAN B's with the last byte's low bit inverted (the 82546's
-    // one EEPROM address for both ports)
-    rx_addr_filter #(.NRAR(16), .LNRAR(4), .RAR_BASE(17'h05400), .ASEL(1)) filt (
+    // the receive filters: entry 0 of the receive addresses is the EEPROM's
+    // address, LAN B's with the last byte's low bit inverted (the 82546's one
+    // EEPROM address for both ports); the multicast table is always enabled;
+    // the VLAN filter takes RCTL.VFE/CFIEN/CFI with VET
+    rx_filters #(.NRAR(16), .LNRAR(4), .RAR_BASE(17'h05400), .ASEL(1), .VFTA_BASE(17'h05600)) filters (
         .clk(clk), .rst(frst), .mac_addr(mac_addr ^ {7'd0, FUNC[0], 40'd0}),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
-        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(1'b1),
-        .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
-    // the VLAN filter table and RCTL.VFE/CFIEN/CFI with VET
-    rx_vlan_filter #(.VFTA_BASE(17'h05600)) vlan (
-        .clk(clk), .rst(frst),
-        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
-        .mmio_rdata(vlan_rdata), .mmio_known(vlan_known), .vfe(rx_vfe), .cfien(rx_cfien), .cfi(rx_cfi),
-        .vet(rx_vet), .probe(rx_first), .tag(rx_data[127:96]), .vlan_ok(vlan_ok));
+        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(1'b1), .vfe(rx_vfe),
+        .cfien(rx_cfien), .cfi(rx_cfi), .vet(rx_vet), .probe(rx_first), .da(rx_data[47:0]),
+        .tag(rx_data[127:96]), .da_match(da_match), .vlan_ok(vlan_ok));
 
     mac_rx #(.LB(5)) macr (
         .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),

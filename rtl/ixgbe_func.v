@@ -117,10 +117,10 @@ module ixgbe_func #(
     wire [17:0] r_timer;
     wire [31:0] tx_stat_data, rx_stat_data, q_stat_data, regs_rdata;
     wire        tx_stat_known, rx_stat_known;
-    wire [31:0] filt_rdata, vlan_rdata;
-    wire        regs_known, filt_known, vlan_known, rx_first, da_match, vlan_ok;
-    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data | filt_rdata | vlan_rdata;
-    assign mmio_known = regs_known || filt_known || vlan_known;
+    wire [31:0] filt_rdata;
+    wire        regs_known, filt_known, rx_first, da_match, vlan_ok;
+    assign mmio_rdata = regs_rdata | rx_stat_data | q_stat_data | filt_rdata;
+    assign mmio_known = regs_known || filt_known;
 
     ixgbe_regs #(.FUNC(FUNC), .NQE(4'd1), .ARD_TICKS(ARD_TICKS), .DMAIDONE_TICKS(DMAIDONE_TICKS),
                  .LINK_TICKS(LINK_TICKS)) regs (
@@ -237,31 +237,25 @@ module ixgbe_func #(
     // no room for any of its beats) and kept for its other beats; it counts
     // in RNBC (mac_rx's rule for a kept frame without a descriptor) and not
     // in MPC, which counts frames the packet buffer had no room for.
-    reg  rx_in_frame, rx_drop_f;
-    wire rx_drop_now = rx_in_frame ? rx_drop_f : (rx_drop_en && rx_nodesc);
+    // (mac_rx's rx_first marks the first beat; room is read with a beat only)
+    reg  rx_drop_f;
+    wire rx_drop_now = rx_first ? (rx_drop_en && rx_nodesc) : rx_drop_f;
     always @(posedge clk) begin
-        if (rst) begin
-            rx_in_frame <= 1'b0;
+        if (rst)
             rx_drop_f <= 1'b0;
-        end else if (rx_valid) begin
-            rx_in_frame <= !rx_last;
+        else if (rx_valid)
             rx_drop_f <= rx_drop_now;
-        end
     end
 
-    // the 128 receive addresses (entry 0 the EEPROM's address for this
-    // port) and the multicast table, enabled by MCSTCTRL.MFE
-    rx_addr_filter #(.NRAR(128), .LNRAR(7), .RAR_BASE(17'h0A200), .ASEL(0)) filt (
+    // the receive filters: the 128 receive addresses (entry 0 the EEPROM's
+    // address for this port), the multicast table enabled by MCSTCTRL.MFE,
+    // and the VLAN filter with VLNCTRL
+    rx_filters #(.NRAR(128), .LNRAR(7), .RAR_BASE(17'h0A200), .ASEL(0), .VFTA_BASE(17'h0A000)) filters (
         .clk(clk), .rst(frst), .mac_addr(mac_addr),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
-        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(rx_mfe),
-        .probe(rx_first), .da(rx_data[47:0]), .da_match(da_match));
-    // the VLAN filter table and VLNCTRL
-    rx_vlan_filter #(.VFTA_BASE(17'h0A000)) vlan (
-        .clk(clk), .rst(frst),
-        .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
-        .mmio_rdata(vlan_rdata), .mmio_known(vlan_known), .vfe(rx_vfe), .cfien(rx_cfien), .cfi(rx_cfi),
-        .vet(rx_vet), .probe(rx_first), .tag(rx_data[127:96]), .vlan_ok(vlan_ok));
+        .mmio_rdata(filt_rdata), .mmio_known(filt_known), .mo(rx_mo), .mfe(rx_mfe), .vfe(rx_vfe),
+        .cfien(rx_cfien), .cfi(rx_cfi), .vet(rx_vet), .probe(rx_first), .da(rx_data[47:0]),
+        .tag(rx_data[127:96]), .da_match(da_match), .vlan_ok(vlan_ok));
 
     mac_rx #(.LB(5)) macr (
         .clk(clk), .prst(rst), .rst(frst), .en(rx_en), .sbp(rx_sbp), .upe(rx_upe), .mpe(rx_mpe), .bam(rx_bam),
