@@ -101,18 +101,18 @@ module e1000_func #(
 
     // the port's EEPROM and PHY, beside the register file (issue 20: what
     // an independent driver reads at bring-up)
-    wire        ee_wr, ee_cs, ee_sk, ee_di, ee_do, phy_wr;
+    wire        ee_wr, ee_cs, ee_sk, ee_di, ee_do, phy_wr, phy_rd;
     wire [4:0]  phy_reg;
     wire [15:0] phy_wdata, phy_rdata;
     e1000_eeprom eeprom (.clk(clk), .rst(rst), .mac_addr(mac_addr), .wr(ee_wr), .cs(ee_cs), .sk(ee_sk),
                          .di(ee_di), .dout(ee_do));
-    e1000_phy phy (.clk(clk), .rst(rst), .link_up(link_up), .wr(phy_wr), .reg_addr(phy_reg), .wdata(phy_wdata),
+    e1000_phy phy (.clk(clk), .rst(rst), .link_up(link_up), .wr(phy_wr), .rd(phy_rd), .reg_addr(phy_reg), .wdata(phy_wdata),
                    .rdata(phy_rdata));
 
     e1000_regs #(.FUNC(FUNC)) regs (
         .clk(clk), .rst(rst), .func_rst(frst),
         .link_up(link_up), .pcix_mode(pcix_mode), .pcix_speed(pcix_speed), .bus64(bus64), .pci66(pci66),
-        .ee_wr(ee_wr), .ee_cs(ee_cs), .ee_sk(ee_sk), .ee_di(ee_di), .ee_do(ee_do), .phy_wr(phy_wr),
+        .ee_wr(ee_wr), .ee_cs(ee_cs), .ee_sk(ee_sk), .ee_di(ee_di), .ee_do(ee_do), .phy_wr(phy_wr), .phy_rd(phy_rd),
         .phy_reg(phy_reg), .phy_wdata(phy_wdata), .phy_rdata(phy_rdata),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
         .mmio_rvalid(mmio_rvalid), .mmio_rdata(regs_rdata),

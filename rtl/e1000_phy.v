@@ -32,9 +32,10 @@ module e1000_phy (
     input  wire        rst,
     input  wire        link_up,
     input  wire        wr,               // an MDIC write command to this PHY
+    input  wire        rd,               // an MDIC read command to this PHY
     input  wire [4:0]  reg_addr,
     input  wire [15:0] wdata,
-    output reg  [15:0] rdata             // register reg_addr (combinational)
+    output reg  [15:0] rdata             // with rd, register reg_addr (combinational); 0 otherwise
 );
     reg [15:0] r [0:31];
 
@@ -47,8 +48,11 @@ module e1000_phy (
         endcase
     endfunction
 
+    // decoded only with a read: Verilator evaluates this at every edge
+    // otherwise, as the address bits are MMIO write data
     always @(*) begin
-        case (reg_addr)
+        rdata = 16'h0000;
+        if (rd) case (reg_addr)
             5'd1:    rdata = 16'h7949 | (link_up ? 16'h0024 : 16'h0000);
             5'd2:    rdata = 16'h0141;
             5'd3:    rdata = 16'h0C20;

@@ -16,12 +16,13 @@ module e1000_regs #(
     input  wire        pci66,
     // the port's EEPROM (e1000_eeprom) behind EECD and PHY (e1000_phy)
     // behind MDIC: the pins and commands as written, and their answers
-    output wire        ee_wr,            // EECD written: CS, SK, DI below
+    output reg         ee_wr,            // EECD written: CS, SK, DI below
     output wire        ee_cs,
     output wire        ee_sk,
     output wire        ee_di,
     input  wire        ee_do,
     output wire        phy_wr,           // an MDIC write command to the PHY (address 1)
+    output wire        phy_rd,           // an MDIC read command to the PHY
     output wire [4:0]  phy_reg,
     output wire [15:0] phy_wdata,
     input  wire [15:0] phy_rdata,        // register phy_reg, combinational
@@ -39,7 +40,7 @@ module e1000_regs #(
     output reg  [63:0] tdba,
     output wire [15:0] ring_size,
     output reg  [15:0] tdt,
-    output wire        tdh_wr,
+    output reg         tdh_wr,
     output wire [15:0] tdh_val,
     input  wire [15:0] tdh,
     output wire [5:0]  pthresh,
@@ -67,7 +68,7 @@ module e1000_regs #(
     output reg  [63:0] rdba,
     output wire [15:0] rx_ring_size,
     output reg  [15:0] rdt,
-    output wire        rdh_wr,
+    output reg         rdh_wr,
     input  wire [15:0] rdh,
     output wire [5:0]  rx_pthresh,
     output wire [5:0]  rx_hthresh,
@@ -75,27 +76,27 @@ module e1000_regs #(
     output wire        rx_gran,
     output reg  [15:0] rdtr,
     output reg  [15:0] radv,
-    output wire        rx_fpd,           // RDTR written with FPD (bit 31) set
+    output reg         rx_fpd,           // RDTR written with FPD (bit 31) set
     output reg  [11:0] rx_rows,          // RX share of the 64 KiB packet memory in 32-byte rows
-    output wire        rx_cfg_wr,        // a receive register (or PBA) is written
+    output reg         rx_cfg_wr,        // a receive register (or PBA) is written
     // interrupt block
-    output wire        icr_read,
-    output wire        icr_wr,
-    output wire        ics_wr,
-    output wire        ims_wr,
-    output wire        imc_wr,
-    output wire        itr_wr,
+    output reg         icr_read,
+    output reg         icr_wr,
+    output reg         ics_wr,
+    output reg         ims_wr,
+    output reg         imc_wr,
+    output reg         itr_wr,
     input  wire [31:0] icr,
     input  wire [31:0] ims,
     input  wire [15:0] itr,
     // statistics block
-    output wire        stat_rd,
+    output reg         stat_rd,
     output wire [7:0]  stat_idx,
     input  wire [31:0] stat_data,
     input  wire        stat_known,       // the statistics blocks keep the counter at stat_idx
     // the MMIO address names a register this model implements (address
     // only, combinational): the top reports accesses to the others
-    output wire        mmio_known
+    output reg         mmio_known
 );
     localparam [16:0] CTRL = 17'h00000, STATUS = 17'h00008, EECD = 17'h00010, CTRL_EXT = 17'h00018, MDIC = 17'h00020,
                       VET = 17'h00038,
@@ -128,7 +129,6 @@ module e1000_regs #(
     assign hthresh   = txdctl[13:8];
     assign wthresh   = txdctl[21:16];
     assign gran      = txdctl[24];
-    assign tdh_wr    = wr && a == TDH;
     assign tdh_val   = mmio_wdata[15:0];
     // PBA.RXA above 64 KiB means all of it; the shares are registered when
     // PBA is written (not recomputed at every edge)
@@ -155,9 +155,6 @@ module e1000_regs #(
     assign rx_hthresh = rxdctl[13:8];
     assign rx_wthresh = rxdctl[21:16];
     assign rx_gran   = rxdctl[24];
-    assign rdh_wr    = wr && a == RDH;
-    assign rx_fpd    = wr && a == RDTR && mmio_wdata[31];
-    assign rx_cfg_wr = wr && (a == RCTL || a == PBA || a[16:6] == 11'h0A0);   // RDBAL .. RADV: 0x2800-0x283F
     // BSIZE with BSEX: 00 2048 (reserved with BSEX = 1: taken as 2048), 01 1024/16384,
     // 10 512/8192, 11 256/4096 (decoded when RCTL is written)
     function [15:0] bsize(input [2:0] sel);
@@ -172,33 +169,65 @@ module e1000_regs #(
         endcase
     endfunction
 
-    assign icr_read = rd && a == ICR;
-    assign icr_wr   = wr && a == ICR;
-    assign ics_wr   = wr && a == ICS;
-    assign ims_wr   = wr && a == IMS;
-    assign imc_wr   = wr && a == IMC;
-    assign itr_wr   = wr && a == ITR;
     // EECD's pins to the EEPROM; an MDIC command (OP 01 write, 10 read;
     // nic-facts A1) to PHY address 1, the only PHY on the port's MDIO
-    assign ee_wr     = wr && a == EECD;
     assign ee_cs     = mmio_wdata[1];
     assign ee_sk     = mmio_wdata[0];
     assign ee_di     = mmio_wdata[2];
-    wire   mdic_wr   = wr && a == MDIC;
+    reg    mdic_wr;
     wire   mdic_phy  = mmio_wdata[25:21] == 5'd1;
     assign phy_wr    = mdic_wr && mdic_phy && mmio_wdata[27:26] == 2'b01;
+    assign phy_rd    = mdic_wr && mdic_phy && mmio_wdata[27:26] == 2'b10;
     assign phy_reg   = mmio_wdata[20:16];
     assign phy_wdata = mmio_wdata[15:0];
-    assign mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == MDIC || a == VET || a == ICR || a == ITR ||
-                        a == ICS || a == IMS || a == IMC || a == RCTL || a == TCTL || a == TIPG || a == PBA ||
-                        a == RDBAL || a == RDBAH || a == RDLEN || a == RDH || a == RDT || a == RDTR ||
-                        a == RXDCTL || a == RADV || a == TDBAL || a == TDBAH || a == TDLEN || a == TDH ||
-                        a == TDT || a == TIDV || a == TXDCTL || a == TADV || (a[16:8] == 9'h040 && stat_known);
-    assign stat_rd  = rd && a[16:8] == 9'h040;
+    // decoded only with an access (host_if reads it with one): Verilator
+    // would otherwise evaluate every comparison at every edge
+    always @(*) begin
+        mmio_known = 1'b0;
+        if (mmio_valid)
+            mmio_known = a == CTRL || a == STATUS || a == EECD || a == CTRL_EXT || a == MDIC || a == VET || a == ICR || a == ITR ||
+                         a == ICS || a == IMS || a == IMC || a == RCTL || a == TCTL || a == TIPG || a == PBA ||
+                         a == RDBAL || a == RDBAH || a == RDLEN || a == RDH || a == RDT || a == RDTR ||
+                         a == RXDCTL || a == RADV || a == TDBAL || a == TDBAH || a == TDLEN || a == TDH ||
+                         a == TDT || a == TIDV || a == TXDCTL || a == TADV || (a[16:8] == 9'h040 && stat_known);
+    end
     assign stat_idx = a[9:2];
 
     wire [31:0] status = {16'd0, pcix_speed, pcix_mode, bus64, pci66, 3'd0, 2'b10 /* 1000 Mb/s */,
                           2'b00, FUNC, link_up, 1'b1 /* full duplex */};
+
+    // The access strobes, decoded only with an access: as assigns their
+    // comparisons were evaluated at every edge of the function's clock.
+    always @(*) begin
+        tdh_wr = 1'b0;
+        rdh_wr = 1'b0;
+        rx_fpd = 1'b0;
+        rx_cfg_wr = 1'b0;
+        icr_read = 1'b0;
+        icr_wr = 1'b0;
+        ics_wr = 1'b0;
+        ims_wr = 1'b0;
+        imc_wr = 1'b0;
+        itr_wr = 1'b0;
+        ee_wr = 1'b0;
+        mdic_wr = 1'b0;
+        stat_rd = 1'b0;
+        if (mmio_valid) begin
+            tdh_wr = mmio_write && a == TDH;
+            rdh_wr = mmio_write && a == RDH;
+            rx_fpd = mmio_write && a == RDTR && mmio_wdata[31];
+            rx_cfg_wr = mmio_write && (a == RCTL || a == PBA || a[16:6] == 11'h0A0);   // RDBAL .. RADV: 0x2800-0x283F
+            icr_read = !mmio_write && a == ICR;
+            icr_wr = mmio_write && a == ICR;
+            ics_wr = mmio_write && a == ICS;
+            ims_wr = mmio_write && a == IMS;
+            imc_wr = mmio_write && a == IMC;
+            itr_wr = mmio_write && a == ITR;
+            ee_wr = mmio_write && a == EECD;
+            mdic_wr = mmio_write && a == MDIC;
+            stat_rd = !mmio_write && a[16:8] == 9'h040;
+        end
+    end
 
     // Block-start copies of registers the block below reads (blocking
     // temporaries holding the values before the edge, as the registers
@@ -238,7 +267,7 @@ module e1000_regs #(
                     // answers (the data lines float high)
                     MDIC:     mdic <= {1'b0, !mdic_phy, 1'b0, 1'b1, mmio_wdata[27:16],
                                        !mdic_phy ? 16'hFFFF :
-                                       mmio_wdata[27:26] == 2'b10 ? phy_rdata : mmio_wdata[15:0]};
+                                       phy_rd ? phy_rdata : mmio_wdata[15:0]};
                     RCTL: begin
                         rctl <= mmio_wdata;
                         rx_buf_bytes <= bsize({mmio_wdata[25], mmio_wdata[17:16]});

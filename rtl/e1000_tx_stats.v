@@ -30,8 +30,11 @@ module e1000_tx_stats (
     assign rd_known = rd_idx == I_GPTC || rd_idx == I_GOTCL || rd_idx == I_GOTCH || rd_idx == I_TOTL ||
                       rd_idx == I_TOTH || rd_idx == I_TPT || (rd_idx >= I_PTC && rd_idx <= I_PTC + 8'd5);
 
+    // looked up only with a read (the register file takes it then), not at
+    // every edge
     always @(*) begin
-        case (rd_idx)
+        rd_data = 32'd0;
+        if (rd) case (rd_idx)
             I_GPTC:  rd_data = gptc;
             I_GOTCL: rd_data = gotc[31:0];
             I_GOTCH: rd_data = gotc[63:32];

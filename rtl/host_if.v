@@ -85,7 +85,9 @@ module host_if #(
     wire rst = !rst_n;
 
     always @(posedge clk) begin
-        mmio_unmodelled       <= !rst && mmio_valid_q && !f_known[mmio_func_q];
+        // (the functions decode f_known only with an access)
+        mmio_unmodelled       <= 1'b0;
+        if (mmio_valid_q) mmio_unmodelled <= !rst && !f_known[mmio_func_q];
         mmio_unmodelled_func  <= mmio_func_q;
         mmio_unmodelled_write <= mmio_write_q;
         mmio_unmodelled_addr  <= mmio_addr_q;

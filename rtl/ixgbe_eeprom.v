@@ -31,8 +31,10 @@ module ixgbe_eeprom (
     input  wire [95:0] mac_addr,     // port p's address in [48p +: 48], first byte lowest
     input  wire [7:0]  addr0,        // function 0's EERD address
     input  wire [7:0]  addr1,        // function 1's
-    output wire [15:0] data0,
-    output wire [15:0] data1
+    input  wire        rd0,          // function 0 reads EERD at this edge
+    input  wire        rd1,
+    output reg  [15:0] data0,        // with rd0, word addr0; 0 otherwise
+    output reg  [15:0] data1
 );
     localparam [7:0] CORE0 = 8'h40, CORE1 = 8'h48, CSUM = 8'h3F;
     localparam [15:0] MOD_LEN = 16'd3;
@@ -45,10 +47,10 @@ module ixgbe_eeprom (
 
     wire [15:0] m0w0 = mac_addr[15:0],  m0w1 = mac_addr[31:16], m0w2 = mac_addr[47:32];
     wire [15:0] m1w0 = mac_addr[63:48], m1w1 = mac_addr[79:64], m1w2 = mac_addr[95:80];
-    wire [15:0] csum = 16'hBABA - (FIXED_SUM + m0w0 + m0w1 + m0w2 + m1w0 + m1w1 + m1w2);
 
     function [15:0] word(input [7:0] a);
-        if (a == CSUM)                                     word = csum;
+        if (a == CSUM)                                     word = 16'hBABA - (FIXED_SUM + m0w0 + m0w1 + m0w2 +
+                                                                              m1w0 + m1w1 + m1w2);
         else if (a == 8'h09)                               word = {8'd0, CORE0};
         else if (a == 8'h0A)                               word = {8'd0, CORE1};
         else if ((a >= 8'h03 && a <= 8'h0F) || a == 8'h27 || a == 8'h28) word = 16'hFFFF;
@@ -63,6 +65,12 @@ module ixgbe_eeprom (
         else                                               word = 16'hFFFF;
     endfunction
 
-    assign data0 = word(addr0);
-    assign data1 = word(addr1);
+    // looked up only with a read: Verilator evaluates this at every edge
+    // otherwise (and the checksum at every input change)
+    always @(*) begin
+        data0 = 16'h0000;
+        data1 = 16'h0000;
+        if (rd0) data0 = word(addr0);
+        if (rd1) data1 = word(addr1);
+    end
 endmodule

@@ -44,6 +44,7 @@ module ixgbe_func #(
     input  wire [17:0] tick,           // 256 ns ticks since the previous edge (saturating)
     // the card's EEPROM and device-wide semaphores (see ixgbe_regs)
     output wire [7:0]  ee_addr,
+    output wire        ee_rd,
     input  wire [15:0] ee_data,
     input  wire [1:0]  dev_swsm,
     input  wire [10:0] dev_sw_fw_sync,
@@ -125,7 +126,7 @@ module ixgbe_func #(
     ixgbe_regs #(.FUNC(FUNC), .NQE(4'd1), .ARD_TICKS(ARD_TICKS), .DMAIDONE_TICKS(DMAIDONE_TICKS),
                  .LINK_TICKS(LINK_TICKS)) regs (
         .clk(clk), .rst(rst), .func_rst(frst), .link_up(link_up), .tick(tick),
-        .ee_addr(ee_addr), .ee_data(ee_data), .dev_swsm(dev_swsm), .dev_sw_fw_sync(dev_sw_fw_sync),
+        .ee_addr(ee_addr), .ee_rd(ee_rd), .ee_data(ee_data), .dev_swsm(dev_swsm), .dev_sw_fw_sync(dev_sw_fw_sync),
         .mmio_valid(mmio_valid), .mmio_write(mmio_write), .mmio_addr(mmio_addr), .mmio_wdata(mmio_wdata),
         .mmio_rvalid(mmio_rvalid), .mmio_rdata(regs_rdata),
         .tx_en(tx_en), .tdba(tdba), .tx_ring_size(tx_ring_size), .tdt(tdt), .tdh_wr(tdh_wr), .tdh(tdh),

@@ -42,6 +42,7 @@ module ixgbe_regs #(
     // the card's EEPROM (ixgbe_eeprom) and the device-wide semaphores
     // (ixgbe_sync), shared with the other function
     output wire [7:0]  ee_addr,          // the word EERD reads
+    output reg         ee_rd,            // EERD is read at this edge: ee_data wanted
     input  wire [15:0] ee_data,
     input  wire [1:0]  dev_swsm,
     input  wire [10:0] dev_sw_fw_sync,
@@ -57,7 +58,7 @@ module ixgbe_regs #(
     output wire [63:0] tdba,
     output wire [15:0] tx_ring_size,     // descriptors (TDLEN / 16)
     output wire [15:0] tdt,
-    output wire        tdh_wr,
+    output reg         tdh_wr,
     input  wire [15:0] tdh,
     output wire [6:0]  tx_pthresh,
     output wire [6:0]  tx_hthresh,
@@ -86,24 +87,24 @@ module ixgbe_regs #(
     output wire [63:0] rdba,
     output wire [15:0] rx_ring_size,
     output wire [15:0] rdt,
-    output wire        rdh_wr,
+    output reg         rdh_wr,
     input  wire [15:0] rdh,
     output wire [6:0]  rx_pthresh,
     output wire [6:0]  rx_hthresh,
     output wire [6:0]  rx_wthresh,
-    output wire        rx_swflsh,        // RXDCTL(0) written with SWFLSH (bit 26): a strobe
-    output wire        tx_swflsh,        // TXDCTL(0) written with SWFLSH (bit 26): a strobe
+    output reg         rx_swflsh,        // RXDCTL(0) written with SWFLSH (bit 26): a strobe
+    output reg         tx_swflsh,        // TXDCTL(0) written with SWFLSH (bit 26): a strobe
     output reg  [11:0] rx_rows,          // RXPBSIZE(0) in 32-byte rows, at most 64 KiB (see ixgbe_func)
-    output wire        rx_cfg_wr,        // a register the RX path reads is written
+    output reg         rx_cfg_wr,        // a register the RX path reads is written
     // interrupt block
     output reg         lsc_set,          // LINKS.LINK_UP changed
-    output wire        eicr_rd,
-    output wire        eicr_wr,
-    output wire        eics_wr,
-    output wire        eims_wr,
-    output wire        eimc_wr,
-    output wire        eiac_wr,
-    output wire        eitr_wr,
+    output reg         eicr_rd,
+    output reg         eicr_wr,
+    output reg         eics_wr,
+    output reg         eims_wr,
+    output reg         eimc_wr,
+    output reg         eiac_wr,
+    output reg         eitr_wr,
     input  wire [31:0] eicr,
     input  wire [31:0] eims,
     input  wire [31:0] eiac,
@@ -111,15 +112,15 @@ module ixgbe_regs #(
     output wire [31:0] eiam,             // auto-mask bits: EIAM, or EIAM_EX(0) (the same bits)
     // statistics blocks: general counters (indices of the 0x4000 window)
     // and queue 0's counters
-    output wire        stat_rd,
-    output wire [7:0]  stat_idx,
+    output reg         stat_rd,
+    output reg  [7:0]  stat_idx,
     input  wire [31:0] stat_data,
-    output wire        qstat_rd,
-    output wire [2:0]  qstat_idx,
+    output reg         qstat_rd,
+    output reg  [2:0]  qstat_idx,
     input  wire        stat_known,       // the statistics blocks keep the counter at stat_idx
     // the MMIO address names a register this model implements (address
     // only, combinational): the top reports accesses to the others
-    output wire        mmio_known,
+    output reg         mmio_known,
     output wire [17:0] next_timer,       // ticks to the earliest modelled delay; 18'h3FFFF none
     output wire        busy
 );
@@ -220,7 +221,6 @@ module ixgbe_regs #(
     assign tdba         = {q_tdbah[0], q_tdbal[0], 7'd0};
     assign tx_ring_size = {tdlen0, 3'b000};        // TDLEN / 16 (LEN is bits 19:7, 128-byte units)
     assign tdt          = q_tdt[0];
-    assign tdh_wr       = wr && a == 17'h06010;    // TDH(0)
     assign tx_pthresh   = q_txdctl[0][6:0];
     assign tx_hthresh   = q_txdctl[0][14:8];
     assign tx_wthresh   = q_txdctl[0][22:16];
@@ -248,38 +248,31 @@ module ixgbe_regs #(
     assign rdba         = {q_rdbah[0], q_rdbal[0], 7'd0};
     assign rx_ring_size = {rdlen0, 3'b000};
     assign rdt          = q_rdt[0];
-    assign rdh_wr       = wr && a == 17'h01010;    // RDH(0)
     // RXDCTL thresholds at the TXDCTL places (the 82598 layout of B3: Linux's
     // 0x080420 is PTHRESH 32, HTHRESH 4, WTHRESH 8)
     assign rx_pthresh   = q_rxdctl[0][6:0];
     assign rx_hthresh   = q_rxdctl[0][14:8];
     assign rx_wthresh   = q_rxdctl[0][22:16];
-    assign rx_swflsh    = wr && a == 17'h01028 && mmio_wdata[26];
-    assign tx_swflsh    = wr && a == 17'h06028 && mmio_wdata[26];
-    assign rx_cfg_wr    = wr && ((rxq_blk && qn == 3'd0) || (srr_blk && pn == 3'd0) || (rxpb_blk && pn == 3'd0) ||
-                                 a == RXCTRL || a == RDRXCTL || a == HLREG0 || a == FCTRL);
 
     // ---- interrupt registers ----
-    assign eicr_rd = rd && a == EICR;
-    assign eicr_wr = wr && a == EICR;
-    assign eics_wr = wr && a == EICS;
-    assign eims_wr = wr && a == EIMS;
-    assign eimc_wr = wr && a == EIMC;
-    assign eiac_wr = wr && a == EIAC;
-    assign eitr_wr = wr && a == EITR0;
 
     // ---- statistics ----
     // the 0x4000 window but for the two moved counters, and their new places
-    assign stat_rd   = rd && ((stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC) || a == MPC0 || a == RNBC0);
-    assign stat_idx  = (a == MPC0) ? I_MPC : (a == RNBC0) ? I_RNBC : a[9:2];
+    // the indices are decoded only with an access (the counters are read,
+    // and their mmio_known asked, with one): not at every edge
+    always @(*) begin
+        stat_idx = 8'd0;
+        qstat_idx = 3'd0;
+        if (mmio_valid) begin
+            stat_idx  = (a == MPC0) ? I_MPC : (a == RNBC0) ? I_RNBC : a[9:2];
+            qstat_idx = (a == QBTC_L0) ? 3'd4 : (a == QBTC_H0) ? 3'd5 : txq_blk ? 3'd3 :
+                        (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
+        end
+    end
     // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC, QBTC_L (TX bank)
     // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC (TX bank), QBTC_L/H
     // (0x8700/0x8704: the 82599's places, DPDK's and Linux's ixgbe_type.h;
     // 0x6034 was the 82598's 32-bit QBTC)
-    assign qstat_rd  = rd && ((qn == 3'd0 && ((rxq_blk && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
-                                              (txq_blk && qr == Q_PC))) || a == QBTC_L0 || a == QBTC_H0);
-    assign qstat_idx = (a == QBTC_L0) ? 3'd4 : (a == QBTC_H0) ? 3'd5 : txq_blk ? 3'd3 :
-                       (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
 
     // ---- what is implemented: every register the two blocks above and
     // the case statements below decode ----
@@ -303,16 +296,22 @@ module ixgbe_regs #(
     // model does not have (RXPBSIZE(1..7) hold sizes nothing uses): they
     // read 0, as the counters of unused buffers do
     wire pb_counter = a[16:5] == 12'h1FD || a[16:5] == 12'h1FE;   // 0x3FA0 .. 0x3FDF
-    assign mmio_known = (rxq_blk && rxq_known) || (txq_blk && txq_known) || srr_blk || dca_blk || rxpb_blk ||
-                        txpb_blk || one_known || pb_counter || q_idle_counter ||
-                        (stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC && stat_known);
+    // decoded only with an access (host_if reads it with one): Verilator
+    // would otherwise evaluate every comparison at every edge
+    always @(*) begin
+        mmio_known = 1'b0;
+        if (mmio_valid)
+            mmio_known = (rxq_blk && rxq_known) || (txq_blk && txq_known) || srr_blk || dca_blk || rxpb_blk ||
+                         txpb_blk || one_known || pb_counter || q_idle_counter ||
+                         (stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC && stat_known);
+    end
 
     // ---- modelled delays ----
     function [17:0] sub_tick(input [17:0] left);
         sub_tick = (left > tick) ? left - tick : 18'd0;
     endfunction
-    wire        ctrl_wr     = wr && a == CTRL;
-    wire        link_restart = (ctrl_wr && mmio_wdata[3]) || lnk_cnt != 0 || (wr && a == AUTOC && mmio_wdata[12]);
+    reg         ctrl_wr, autoc_wr;
+    wire        link_restart = (ctrl_wr && mmio_wdata[3]) || lnk_cnt != 0 || (autoc_wr && mmio_wdata[12]);
     wire [17:0] link_left_n = (!link_up || link_restart) ? LINK_TICKS : sub_tick(link_left);
     wire        link_now_n  = link_up && link_left_n == 18'd0;
     wire [17:0] t_ard  = (ard_left != 0) ? ard_left : 18'h3FFFF;
@@ -338,6 +337,49 @@ module ixgbe_regs #(
     function [15:0] bsize(input [6:0] v);
         bsize = (v == 7'd0) ? 16'd2048 : (v > 7'd16) ? 16'd16384 : {1'b0, v[4:0], 10'd0};
     endfunction
+
+    // The access strobes, decoded only with an access: as assigns their
+    // comparisons were evaluated at every edge of the function's clock.
+    always @(*) begin
+        ee_rd = 1'b0;
+        tdh_wr = 1'b0;
+        rdh_wr = 1'b0;
+        rx_swflsh = 1'b0;
+        tx_swflsh = 1'b0;
+        rx_cfg_wr = 1'b0;
+        eicr_rd = 1'b0;
+        eicr_wr = 1'b0;
+        eics_wr = 1'b0;
+        eims_wr = 1'b0;
+        eimc_wr = 1'b0;
+        eiac_wr = 1'b0;
+        eitr_wr = 1'b0;
+        stat_rd = 1'b0;
+        qstat_rd = 1'b0;
+        ctrl_wr = 1'b0;
+        autoc_wr = 1'b0;
+        if (mmio_valid) begin
+            ee_rd = !mmio_write && a == EERD;
+            tdh_wr = mmio_write && a == 17'h06010;      // TDH(0)
+            rdh_wr = mmio_write && a == 17'h01010;      // RDH(0)
+            rx_swflsh = mmio_write && a == 17'h01028 && mmio_wdata[26];
+            tx_swflsh = mmio_write && a == 17'h06028 && mmio_wdata[26];
+            rx_cfg_wr = mmio_write && ((rxq_blk && qn == 3'd0) || (srr_blk && pn == 3'd0) || (rxpb_blk && pn == 3'd0) ||
+                                       a == RXCTRL || a == RDRXCTL || a == HLREG0 || a == FCTRL);
+            eicr_rd = !mmio_write && a == EICR;
+            eicr_wr = mmio_write && a == EICR;
+            eics_wr = mmio_write && a == EICS;
+            eims_wr = mmio_write && a == EIMS;
+            eimc_wr = mmio_write && a == EIMC;
+            eiac_wr = mmio_write && a == EIAC;
+            eitr_wr = mmio_write && a == EITR0;
+            stat_rd = !mmio_write && ((stat_win && a[9:2] != I_MPC && a[9:2] != I_RNBC) || a == MPC0 || a == RNBC0);
+            qstat_rd = !mmio_write && ((qn == 3'd0 && ((rxq_blk && (qr == Q_PC || qr == Q_BC_L || qr == Q_BC_H)) ||
+                                                       (txq_blk && qr == Q_PC))) || a == QBTC_L0 || a == QBTC_H0);
+            ctrl_wr = mmio_write && a == CTRL;
+            autoc_wr = mmio_write && a == AUTOC;
+        end
+    end
 
     integer i;
     // Block-start copies of registers the block below reads (blocking

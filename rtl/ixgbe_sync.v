@@ -41,11 +41,15 @@ module ixgbe_sync (
         if (rst) begin
             swsm <= 2'b00;
             sw_fw_sync <= 11'd0;
-        end else if (mmio_valid && a == SWSM) begin
-            if (mmio_write) swsm <= mmio_wdata[1:0];
-            else            swsm[0] <= 1'b1;
-        end else if (mmio_valid && mmio_write && a == SW_FW_SYNC) begin
-            sw_fw_sync <= mmio_wdata[10:0] & SW_BITS;
+        end else if (mmio_valid) begin
+            // the address is compared only with an access (nested: as one
+            // condition, Verilator evaluates it at every edge)
+            if (a == SWSM) begin
+                if (mmio_write) swsm <= mmio_wdata[1:0];
+                else            swsm[0] <= 1'b1;
+            end else if (mmio_write && a == SW_FW_SYNC) begin
+                sw_fw_sync <= mmio_wdata[10:0] & SW_BITS;
+            end
         end
     end
 endmodule

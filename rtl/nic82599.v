@@ -129,11 +129,12 @@ module nic82599 #(
     // ---- beside the functions: the card's EEPROM and the semaphores the
     // two functions' drivers share ----
     wire [15:0] ee_addr;                // function f's EERD word in [8f +: 8]
+    wire [1:0]  ee_rd;                  // function f reads EERD
     wire [31:0] ee_data;
     wire [1:0]  swsm;
     wire [10:0] sw_fw_sync;
     ixgbe_eeprom eeprom (.mac_addr(mac_addr), .addr0(ee_addr[7:0]), .addr1(ee_addr[15:8]),
-                         .data0(ee_data[15:0]), .data1(ee_data[31:16]));
+                         .rd0(ee_rd[0]), .rd1(ee_rd[1]), .data0(ee_data[15:0]), .data1(ee_data[31:16]));
     ixgbe_sync sync (.clk(clk), .rst(rst), .mmio_valid(mmio_valid_q), .mmio_write(mmio_write_q),
                      .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q[10:0]), .swsm(swsm), .sw_fw_sync(sw_fw_sync));
 
@@ -142,7 +143,7 @@ module nic82599 #(
         ixgbe_func #(.FUNC(f[1:0])) fn (
             .clk(func_clk[f]), .rst(rst), .link_up(link_up[f]), .mac_addr(mac_addr[48*f +: 48]),
             .tick(func_tick[18*f +: 18]),
-            .ee_addr(ee_addr[8*f +: 8]), .ee_data(ee_data[16*f +: 16]), .dev_swsm(swsm), .dev_sw_fw_sync(sw_fw_sync),
+            .ee_addr(ee_addr[8*f +: 8]), .ee_rd(ee_rd[f]), .ee_data(ee_data[16*f +: 16]), .dev_swsm(swsm), .dev_sw_fw_sync(sw_fw_sync),
             .mmio_valid(mmio_valid_q && mmio_func_q == f[0]), .mmio_write(mmio_write_q),
             .mmio_addr(mmio_addr_q), .mmio_wdata(mmio_wdata_q),
             .mmio_rvalid(m_rvalid[f]), .mmio_rdata(m_rdata[32*f +: 32]), .mmio_known(m_known[f]),
@@ -160,6 +161,7 @@ module nic82599 #(
     generate for (f = NFUNC; f < 2; f = f + 1) begin : g_absent
         `include "absent_port.vh"
         assign ee_addr[8*f +: 8] = 8'd0;
+        assign ee_rd[f] = 1'b0;
         // the port's straps and streams go nowhere
         /* verilator lint_off UNUSEDSIGNAL */
         wire unused = &{1'b0, func_clk[f], link_up[f], mac_addr[48*f +: 48], func_tick[18*f +: 18],

@@ -34,7 +34,7 @@ module rx_addr_filter #(
     input  wire [16:2] mmio_addr,
     input  wire [31:0] mmio_wdata,
     output reg  [31:0] mmio_rdata,           // the cycle after a read of its registers; 0 otherwise
-    output wire        mmio_known,           // the address is one of its registers (combinational)
+    output reg         mmio_known,           // with an access, the address is one of its registers (combinational)
     input  wire [1:0]  mo,
     input  wire        mfe,
     input  wire        probe,
@@ -55,13 +55,17 @@ module rx_addr_filter #(
     wire        rar      = in_base || in_low;
     wire        hi       = a[2];                               // RAH (else RAL)
     wire        mta_blk  = a[16:9] == 8'h29;                   // 0x5200 .. 0x53FF
-    assign mmio_known = rar || mta_blk;
+    // decoded only with an access (host_if reads it with one), not at every edge
+    always @(*) begin
+        mmio_known = 1'b0;
+        if (mmio_valid) mmio_known = rar || mta_blk;
+    end
 
-    // The entry number is decoded at every edge of the function's clock
-    // (two blocking temporaries); registers change only with an access, and
-    // mmio_rdata only with a read (nothing samples it without
-    // mmio_rvalid, the cycle after a read; a read of another register of
-    // this function clears it), so an edge without MMIO costs only the decode.
+    // Work only with an access: the entry number is decoded then (two
+    // blocking temporaries), registers change only with one, and mmio_rdata
+    // only with a read (nothing samples it without mmio_rvalid, the cycle
+    // after a read; a read of another register of this function clears
+    // it), so an edge without MMIO costs one test.
     // The multicast table is written with a blocking assignment: nothing
     // reads it at the edge of a write (a read is another access; the search
     // reads it after the edge), and Verilator then keeps no per-edge
@@ -74,14 +78,14 @@ module rx_addr_filter #(
     reg [LNRAR-1:0]  e;
     /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
-        e_any = in_base ? off[9:3] : {3'd0, a[6:3]};
-        e = e_any[LNRAR-1:0];
         if (rst) begin
             ra[0] <= mac_addr;
             asel <= {(2*NRAR){1'b0}};
             av <= {{(NRAR-1){1'b0}}, 1'b1};
             mmio_rdata <= 32'd0;
         end else if (mmio_valid) begin
+            e_any = in_base ? off[9:3] : {3'd0, a[6:3]};
+            e = e_any[LNRAR-1:0];
             if (!mmio_write)
                 mmio_rdata <= rar ? (hi ? {av[e], 13'd0, asel[2*e +: 2], ra[e][47:32]} : ra[e][31:0])
                             : mta_blk ? mta[a[8:2]] : 32'd0;

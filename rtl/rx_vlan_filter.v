@@ -21,7 +21,7 @@ module rx_vlan_filter #(
     input  wire [16:2] mmio_addr,
     input  wire [31:0] mmio_wdata,
     output reg  [31:0] mmio_rdata,           // the cycle after a read (nothing samples it otherwise)
-    output wire        mmio_known,           // the address is a VFTA register (combinational)
+    output reg         mmio_known,           // with an access, the address is a VFTA register (combinational)
     input  wire        vfe,
     input  wire        cfien,
     input  wire        cfi,
@@ -35,7 +35,10 @@ module rx_vlan_filter #(
     reg [31:0] vfta [0:127];
 
     wire        blk = mmio_addr[16:9] == VFTA_BASE[16:9];
-    assign mmio_known = blk;
+    always @(*) begin
+        mmio_known = 1'b0;
+        if (mmio_valid) mmio_known = blk;    // decoded only with an access
+    end
 
     // Work only with an access: mmio_rdata changes with a read only.  The
     // table is written with a blocking assignment: nothing reads it at the
@@ -45,10 +48,13 @@ module rx_vlan_filter #(
     always @(posedge clk) begin
         if (rst)
             mmio_rdata <= 32'd0;
-        else if (mmio_valid && !mmio_write)
-            mmio_rdata <= blk ? vfta[mmio_addr[8:2]] : 32'd0;
-        else if (mmio_valid && blk)
-            vfta[mmio_addr[8:2]] = mmio_wdata;
+        else if (mmio_valid) begin
+            // nested: as one condition, Verilator decodes blk at every edge
+            if (!mmio_write)
+                mmio_rdata <= blk ? vfta[mmio_addr[8:2]] : 32'd0;
+            else if (blk)
+                vfta[mmio_addr[8:2]] = mmio_wdata;
+        end
     end
     /* verilator lint_on BLKSEQ */
 
