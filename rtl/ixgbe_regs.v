@@ -121,7 +121,7 @@ module ixgbe_regs #(
     // the MMIO address names a register this model implements (address
     // only, combinational): the top reports accesses to the others
     output reg         mmio_known,
-    output wire [17:0] next_timer,       // ticks to the earliest modelled delay; 18'h3FFFF none
+    output reg  [17:0] next_timer,       // ticks to the earliest modelled delay; 18'h3FFFF none
     output wire        busy
 );
     // nic-facts B1
@@ -312,13 +312,23 @@ module ixgbe_regs #(
     endfunction
     reg         ctrl_wr, autoc_wr;
     wire        link_restart = (ctrl_wr && mmio_wdata[3]) || lnk_cnt != 0 || (autoc_wr && mmio_wdata[12]);
-    wire [17:0] link_left_n = (!link_up || link_restart) ? LINK_TICKS : sub_tick(link_left);
-    wire        link_now_n  = link_up && link_left_n == 18'd0;
-    wire [17:0] t_ard  = (ard_left != 0) ? ard_left : 18'h3FFFF;
-    wire [17:0] t_dma  = (dma_left != 0) ? dma_left : 18'h3FFFF;
-    wire [17:0] t_link = (link_up && link_left != 0) ? link_left : 18'h3FFFF;
-    wire [17:0] t_ed   = (t_ard < t_dma) ? t_ard : t_dma;
-    assign next_timer  = (t_ed < t_link) ? t_ed : t_link;
+    reg  [17:0] link_left_n;             // blocking temporaries of the block below
+    reg         link_now_n;
+    // Settled timers (all 0, the steady state after bring-up) cost one test
+    // per edge here and below: as assigns, Verilator evaluated the whole
+    // computation at every edge, twice (the tick is an input).
+    reg  [17:0] t_ard, t_dma, t_link, t_ed;
+    always @(*) begin
+        next_timer = 18'h3FFFF;
+        t_ard = 18'h3FFFF; t_dma = 18'h3FFFF; t_link = 18'h3FFFF; t_ed = 18'h3FFFF;
+        if (ard_left != 0 || dma_left != 0 || (link_up && link_left != 0)) begin
+            t_ard  = (ard_left != 0) ? ard_left : 18'h3FFFF;
+            t_dma  = (dma_left != 0) ? dma_left : 18'h3FFFF;
+            t_link = (link_up && link_left != 0) ? link_left : 18'h3FFFF;
+            t_ed   = (t_ard < t_dma) ? t_ard : t_dma;
+            next_timer = (t_ed < t_link) ? t_ed : t_link;
+        end
+    end
     // LNK_RST counting down, and the registered LSC pulse the interrupt
     // block takes at the next edge (CTRL.RST itself: see ixgbe_func)
     assign busy = lnk_cnt != 0 || lsc_set;
@@ -404,12 +414,20 @@ module ixgbe_regs #(
             ard_left <= ARD_TICKS; dma_left <= DMAIDONE_TICKS; link_left <= LINK_TICKS;
             link_q <= 1'b0; lsc_set <= 1'b0;
         end else begin
-            lnk_cnt <= (ctrl_wr && mmio_wdata[3]) ? RST_CYCLES : (lnk_cnt_c != 0) ? lnk_cnt_c - 5'd1 : 5'd0;
-            ard_left <= sub_tick(ard_left);
-            dma_left <= sub_tick(dma_left);
-            link_left <= link_left_n;
-            link_q <= link_now_n;
-            lsc_set <= link_now_n != link_q;
+            if (ctrl_wr && mmio_wdata[3]) lnk_cnt <= RST_CYCLES;
+            else if (lnk_cnt_c != 0)      lnk_cnt <= lnk_cnt_c - 5'd1;
+            // a settled timer stays settled (sub_tick(0) is 0)
+            if (ard_left != 0) ard_left <= sub_tick(ard_left);
+            if (dma_left != 0) dma_left <= sub_tick(dma_left);
+            // the link settled (up, not restarting, no time left, LINKS up,
+            // no LSC pulse) stays as it is
+            if (!link_up || link_restart || link_left != 0 || !link_q || lsc_set) begin
+                link_left_n = (!link_up || link_restart) ? LINK_TICKS : sub_tick(link_left);
+                link_now_n  = link_up && link_left_n == 18'd0;
+                link_left <= link_left_n;
+                link_q <= link_now_n;
+                lsc_set <= link_now_n != link_q;
+            end
         end
 
         if (func_rst) begin
