@@ -30,6 +30,10 @@ struct host_mem {
     size_t n, cap;
     size_t bytes;
     int exhausted;           /* bus-address space ran out; no more regions */
+    size_t hint;             /* by_bus index of the last region host_mem_bus_addr
+                                found: a CPU's accesses come in runs on one
+                                buffer (regions are never removed, so an index
+                                stays valid) */
 };
 
 host_mem *host_mem_new(uint64_t base)
@@ -173,6 +177,11 @@ uint64_t host_mem_bus_addr(host_mem *m, const void *p)
     if (!m || !p)
         return 0;
     uintptr_t key = (uintptr_t)p;
+    if (m->hint < m->n) {
+        const hm_region *h = &m->by_bus[m->hint];
+        if (key >= (uintptr_t)h->host && key - (uintptr_t)h->host < h->size)
+            return h->bus + (key - (uintptr_t)h->host);
+    }
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -185,7 +194,10 @@ uint64_t host_mem_bus_addr(host_mem *m, const void *p)
         return 0;
     const hm_region *r = &m->by_bus[m->by_host[lo - 1]];
     uintptr_t off = key - (uintptr_t)r->host;
-    return off < r->size ? r->bus + off : 0;
+    if (off >= r->size)
+        return 0;
+    m->hint = m->by_host[lo - 1];
+    return r->bus + off;
 }
 
 size_t host_mem_bytes_allocated(const host_mem *m)

@@ -94,6 +94,8 @@ struct pcie_bus {
     fifo ord[PCIE_MAX_FUNCS], np[PCIE_MAX_FUNCS];
     unsigned tags_used[PCIE_MAX_FUNCS];
     int rr;                 /* function the next upstream pick looks at first */
+    int nf;                 /* 1 + the highest function that queued a TLP: the
+                               upstream scans stop there (the others are empty) */
     uint64_t seq;
     fifo down;              /* downstream TLPs in the order they became ready */
     fifo presented;         /* MMIO reads presented to the device, not yet answered */
@@ -437,7 +439,7 @@ static int tlp_waiting(const link_dir *L)
     const pcie_bus *b = L->b;
     if (L->d == PCIE_DOWN)
         return b->down.head != NULL;
-    for (int f = 0; f < PCIE_MAX_FUNCS; f++)
+    for (int f = 0; f < b->nf; f++)
         if (b->ord[f].head || (b->np[f].head && b->tags_used[f] < b->p.tags))
             return 1;
     return 0;
@@ -458,8 +460,11 @@ static void note_tag_wait(pcie_bus *b, int f)
  * its two queue heads, except that an MRd without a tag is passed. */
 static txn *take_up(pcie_bus *b)
 {
-    for (int i = 0; i < PCIE_MAX_FUNCS; i++) {
-        int f = (b->rr + i) % PCIE_MAX_FUNCS;
+    /* the functions from rr on, cyclically; those from nf on are empty, so
+     * the order among the others is that of a scan of all PCIE_MAX_FUNCS */
+    int start = b->rr < b->nf ? b->rr : 0;
+    for (int i = 0; i < b->nf; i++) {
+        int f = start + i < b->nf ? start + i : start + i - b->nf;
         txn *o = b->ord[f].head, *n = b->np[f].head;
         int n_ok = n && b->tags_used[f] < b->p.tags;
         txn *t = NULL;
@@ -692,6 +697,8 @@ static void ev_up_arrive(void *ctx, uint64_t arg)
     while (t) {
         txn *n = t->next;
         t->seq = ++b->seq;
+        if (t->func >= b->nf)
+            b->nf = t->func + 1;
         if (t->kind == PCIE_DMA_READ_REQ) {
             push(&b->np[t->func], t);
             note_tag_wait(b, t->func);
