@@ -454,9 +454,10 @@ void nic_adapter_edge(nic_adapter *a)
              * at the edge after, by fn_hold) */
             any = 1;
         }
+    int irq_moved = a->out.irq != irq_before;   /* rarely: tested once */
     for (int f = 0; f < NIC_RTL_PORTS; f++) {
         int level = a->out.irq >> f & 1;
-        if (level != (irq_before >> f & 1)) {
+        if (irq_moved && level != (irq_before >> f & 1)) {
             if (level)
                 a->st.irq_asserts[f]++;
             if (a->irq_changed)
