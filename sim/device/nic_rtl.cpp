@@ -43,14 +43,19 @@ template <> constexpr int model_ports<Vnic82599x1>() { return 1; }
 template <class T>
 [[gnu::always_inline]] static inline void read_outputs(const T *t, nic_rtl_out *o, bool once = false)
 {
+    // a read's data and a request's fields mean something only with their
+    // valid (the header says so), and are copied only then
     o->mmio_rvalid = t->mmio_rvalid;
-    o->mmio_rdata = t->mmio_rdata;
+    if (o->mmio_rvalid || once)
+        o->mmio_rdata = t->mmio_rdata;
     o->req_valid = t->dma_req_valid;
-    o->req_write = t->dma_req_write;
-    o->req_func = t->dma_req_func;
-    o->req_tag = t->dma_req_tag;
-    o->req_addr = t->dma_req_addr;
-    o->req_len = t->dma_req_len;
+    if (o->req_valid || once) {
+        o->req_write = t->dma_req_write;
+        o->req_func = t->dma_req_func;
+        o->req_tag = t->dma_req_tag;
+        o->req_addr = t->dma_req_addr;
+        o->req_len = t->dma_req_len;
+    }
     o->wvalid = t->dma_wvalid;
     // wide signals are little-endian arrays of 32-bit words: bit 0 is byte 0
     // (data is copied only when valid: the copies are a visible part of a cycle)

@@ -58,8 +58,10 @@ typedef struct nic_rtl_in {
 
 typedef struct nic_rtl_out {
     uint8_t  mmio_rvalid;
-    uint32_t mmio_rdata;
-    uint8_t  req_valid, req_write, req_func, req_tag;
+    uint32_t mmio_rdata;     /* updated only with mmio_rvalid (stale otherwise) */
+    uint8_t  req_valid;
+    /* the request's fields: updated only with req_valid (stale otherwise) */
+    uint8_t  req_write, req_func, req_tag;
     uint64_t req_addr;
     uint16_t req_len;
     uint8_t  wvalid;
