@@ -254,12 +254,14 @@ module ixgbe_regs #(
     assign rx_hthresh   = q_rxdctl[0][14:8];
     assign rx_wthresh   = q_rxdctl[0][22:16];
 
-    // ---- interrupt registers ----
-
     // ---- statistics ----
-    // the 0x4000 window but for the two moved counters, and their new places
-    // the indices are decoded only with an access (the counters are read,
-    // and their mmio_known asked, with one): not at every edge
+    // The counters' indices: the 0x4000 window but for the two moved
+    // counters (MPC, RNBC), and their new places; queue 0's QPRC, QBRC_L,
+    // QBRC_H (RX bank), QPTC (TX bank), QBTC_L/H (0x8700/0x8704: the 82599's
+    // places, DPDK's and Linux's ixgbe_type.h; 0x6034 was the 82598's 32-bit
+    // QBTC).  Their read strobes (stat_rd, qstat_rd) are with the other
+    // access strobes below.  Decoded only with an access (the counters are
+    // read, and their mmio_known asked, with one), not at every edge.
     always @(*) begin
         stat_idx = 8'd0;
         qstat_idx = 3'd0;
@@ -269,10 +271,6 @@ module ixgbe_regs #(
                         (qr == Q_PC) ? 3'd0 : (qr == Q_BC_L) ? 3'd1 : 3'd2;
         end
     end
-    // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC, QBTC_L (TX bank)
-    // queue 0: QPRC, QBRC_L, QBRC_H (RX bank), QPTC (TX bank), QBTC_L/H
-    // (0x8700/0x8704: the 82599's places, DPDK's and Linux's ixgbe_type.h;
-    // 0x6034 was the 82598's 32-bit QBTC)
 
     // ---- what is implemented: every register the two blocks above and
     // the case statements below decode ----
